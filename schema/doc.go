@@ -1,0 +1,24 @@
+// Package schema turns JSON Schemas and Go types into validators whose
+// errors read exactly like Mastra's (Zod 4's English messages), and holds the
+// tool-input pipeline Mastra runs before a tool executes.
+//
+// Three ways to get a [Schema]:
+//
+//   - [For] infers one from a Go type (the `json` and `jsonschema` struct
+//     tags: a field is required unless tagged omitempty or omitzero, the
+//     jsonschema tag is its description). Unknown object keys are stripped,
+//     as Zod's z.object does.
+//   - [Compile] and [FromJSON] take a JSON Schema (draft 2020-12 or draft-07;
+//     local $ref only). additionalProperties: false rejects unknown keys.
+//   - Any value implementing [Schema]: the adapter point for other schema
+//     libraries (Mastra's "any library that supports Standard JSON Schema").
+//
+// Validation works on decoded JSON values: nil, bool, float64 or json.Number
+// (ints of any Go kind are accepted too), string, []any and map[string]any.
+// It never panics on any such value, however deep or large.
+//
+// Issues carry Zod's codes and messages. Where JSON Schema has a keyword Zod
+// lacks, the message follows Zod's style; the mapping is documented in
+// MESSAGES.md beside this file. String lengths count UTF-16 code units, as
+// JavaScript (and therefore Zod) does.
+package schema

@@ -1,0 +1,189 @@
+package schema
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
+)
+
+// Schema validates decoded JSON values and describes itself as JSON Schema.
+// Implementations must be safe for concurrent use.
+type Schema interface {
+	// JSONSchema returns the schema as JSON Schema (draft 2020-12). Callers
+	// must not modify it.
+	JSONSchema() *jsonschema.Schema
+	// Validate checks v and returns the value the tool should receive (with
+	// defaults filled in and, where the schema says so, unknown keys
+	// stripped) or the issues found. It must not modify v.
+	Validate(v any) (any, []Issue)
+}
+
+// Issue is one validation problem, worded as Zod 4 words it.
+type Issue struct {
+	// Code is Zod's issue code: invalid_type, invalid_value, too_small,
+	// too_big, invalid_format, not_multiple_of, unrecognized_keys,
+	// invalid_union, invalid_key, invalid_element or custom.
+	Code string `json:"code"`
+	// Path locates the value: object keys and array indexes (as decimal
+	// strings). Empty means the root.
+	Path []string `json:"path"`
+	// Message is the human (and model) readable text.
+	Message string `json:"message"`
+	// aborting marks issues after which Zod stops checking the value (a
+	// wrong type), as opposed to failed refinements; unions use it to pick
+	// the branch whose issues to report.
+	aborting bool
+}
+
+// PathString joins the path with "." or returns "root" for an empty path,
+// the form Mastra's messages use.
+func (i Issue) PathString() string {
+	if len(i.Path) == 0 {
+		return "root"
+	}
+	return strings.Join(i.Path, ".")
+}
+
+// Compiled is a JSON Schema compiled once into a validator. It is immutable
+// and safe for concurrent use.
+type Compiled struct {
+	src      *jsonschema.Schema
+	root     *node
+	warnings []string
+}
+
+// Option configures compilation.
+type Option func(*compileOptions)
+
+type compileOptions struct {
+	stripUnknown bool
+	zodObjects   bool
+}
+
+// StripUnknown makes objects whose schema says additionalProperties: false
+// drop unknown keys instead of reporting them (Zod's z.object behaviour; the
+// default for schemas inferred from Go types).
+func StripUnknown() Option { return func(o *compileOptions) { o.stripUnknown = true } }
+
+// ZodObjects reads objects as Zod's toJSONSchema writes them: an object
+// schema without additionalProperties is a z.object, whose unknown keys are
+// stripped from the output (plain JSON Schema keeps them);
+// additionalProperties: false is a z.strictObject, which rejects them; a
+// schema for additionalProperties is a z.looseObject or catchall.
+func ZodObjects() Option { return func(o *compileOptions) { o.zodObjects = true } }
+
+// Compile compiles s. It reports an error for schemas it cannot honour: a
+// $ref that is not local, an invalid pattern, a nil schema.
+func Compile(s *jsonschema.Schema, opts ...Option) (*Compiled, error) {
+	if s == nil {
+		return nil, errors.New("schema: nil schema")
+	}
+	var o compileOptions
+	for _, opt := range opts {
+		opt(&o)
+	}
+	c := &compiler{root: s, opts: o, done: map[*jsonschema.Schema]*node{}}
+	n, err := c.compile(s)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.resolveRefs(); err != nil {
+		return nil, err
+	}
+	return &Compiled{src: s, root: n, warnings: c.warnings}, nil
+}
+
+// Warnings lists the parts of the schema that are not enforced (patterns
+// using ECMA-262 features Go's regexp lacks).
+func (c *Compiled) Warnings() []string { return c.warnings }
+
+// MustCompile is like [Compile] but panics on error; for package-level
+// schemas known to be valid.
+func MustCompile(s *jsonschema.Schema, opts ...Option) *Compiled {
+	c, err := Compile(s, opts...)
+	if err != nil {
+		panic(err)
+	}
+	return c
+}
+
+// FromJSON compiles a JSON Schema given as JSON text.
+func FromJSON(data []byte, opts ...Option) (*Compiled, error) {
+	var s jsonschema.Schema
+	if err := json.Unmarshal(data, &s); err != nil {
+		return nil, fmt.Errorf("schema: parsing JSON Schema: %w", err)
+	}
+	recordPropertyOrder(&s, data)
+	return Compile(&s, opts...)
+}
+
+// FromMap compiles a JSON Schema given as a decoded JSON object.
+func FromMap(m map[string]any, opts ...Option) (*Compiled, error) {
+	data, err := json.Marshal(m)
+	if err != nil {
+		return nil, fmt.Errorf("schema: encoding JSON Schema: %w", err)
+	}
+	return FromJSON(data, opts...)
+}
+
+// For infers the schema of T from its json and jsonschema struct tags (see
+// the package documentation) and compiles it with [StripUnknown].
+func For[T any]() (*Compiled, error) {
+	return ForType(reflect.TypeFor[T]())
+}
+
+// ForType is [For] for a reflect.Type.
+func ForType(t reflect.Type) (*Compiled, error) {
+	s, err := jsonschema.ForType(t, &jsonschema.ForOptions{})
+	if err != nil {
+		return nil, fmt.Errorf("schema: inferring JSON Schema of %s: %w", t, err)
+	}
+	return Compile(s, StripUnknown())
+}
+
+// JSONSchema implements [Schema].
+func (c *Compiled) JSONSchema() *jsonschema.Schema { return c.src }
+
+// Validate implements [Schema].
+func (c *Compiled) Validate(v any) (any, []Issue) {
+	var issues []Issue
+	out, _ := c.root.validate(v, true, nil, &issues)
+	if len(issues) > 0 {
+		return nil, issues
+	}
+	return out, nil
+}
+
+// Type returns the schema's top-level JSON type ("object", "array", ...)
+// when it has exactly one besides "null", else "".
+func (c *Compiled) Type() string { return c.root.baseTypeName() }
+
+// TypeOf returns s's top-level JSON type as [Compiled.Type] does, reading
+// the JSON Schema of schemas that are not [Compiled].
+func TypeOf(s Schema) string {
+	if c, ok := s.(*Compiled); ok {
+		return c.Type()
+	}
+	js := s.JSONSchema()
+	if js == nil {
+		return ""
+	}
+	if js.Type != "" {
+		return js.Type
+	}
+	var t string
+	for _, x := range js.Types {
+		if x == "null" {
+			continue
+		}
+		if t != "" {
+			return ""
+		}
+		t = x
+	}
+	return t
+}
