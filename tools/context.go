@@ -93,7 +93,14 @@ func (c *callContext) ToolName() string {
 }
 func (c *callContext) RunID() string                   { return c.inv.RunID }
 func (c *callContext) Messages() []any                 { return c.inv.Messages }
-func (c *callContext) RequestContext() *RequestContext { return c.rc }
+func (c *callContext) RequestContext() *RequestContext {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.rc == nil {
+		c.rc = NewRequestContext(nil)
+	}
+	return c.rc
+}
 func (c *callContext) Writer() Writer {
 	if c.inv.Writer == nil {
 		return discardWriter{}

@@ -52,6 +52,9 @@ type Invocation struct {
 	PrepareInput func(v any) any
 }
 
+// directCall is the Invocation of direct calls; never modified.
+var directCall Invocation
+
 // Result is what a tool call returned. Exactly one of these holds:
 // Output is the tool's output (its Out, or the output schema's parsed value
 // when validation changed it); Output is a *ValidationError; Suspension is
@@ -124,7 +127,7 @@ func (e *PanicError) Error() string {
 // panic, ErrClientTool, ErrMalformedArguments, or a context error.
 func (t *Tool) Execute(ctx context.Context, args json.RawMessage, inv *Invocation) (*Result, error) {
 	if inv == nil {
-		inv = &Invocation{}
+		inv = &directCall
 	}
 	if t.run == nil {
 		return nil, fmt.Errorf("%w: %s", ErrClientTool, t.id)
@@ -190,7 +193,7 @@ func (t *Tool) execute(ctx context.Context, args json.RawMessage, inv *Invocatio
 	}
 
 	rc := inv.RequestContext
-	if rc == nil {
+	if rc == nil && t.requestContext != nil {
 		rc = NewRequestContext(nil)
 	}
 	if t.requestContext != nil {

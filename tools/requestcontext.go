@@ -31,7 +31,11 @@ type RequestContext struct {
 // NewRequestContext returns a context holding entries (in sorted key order,
 // since a Go map has none).
 func NewRequestContext(entries map[string]any) *RequestContext {
-	rc := &RequestContext{m: make(map[string]any, len(entries))}
+	rc := &RequestContext{}
+	if len(entries) == 0 {
+		return rc
+	}
+	rc.m = make(map[string]any, len(entries))
 	for _, k := range slices.Sorted(maps.Keys(entries)) {
 		rc.keys = append(rc.keys, k)
 		rc.m[k] = entries[k]

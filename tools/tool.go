@@ -4,7 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"reflect"
+	"strconv"
+	"strings"
 
 	"github.com/gomastra/mastra/model"
 	"github.com/gomastra/mastra/schema"
@@ -139,6 +142,7 @@ type Tool struct {
 	transform        *transform.Config
 	mcp              *MCPOptions
 	toolType         string
+	spanName         string
 
 	onInputStart     func(ctx context.Context, e InputStartEvent)
 	onInputDelta     func(ctx context.Context, e InputDeltaEvent)
@@ -188,6 +192,7 @@ func Build[In, Out any](cfg Config[In, Out]) (*Tool, error) {
 		transform:        cfg.Transform,
 		mcp:              cfg.MCP,
 		toolType:         "tool",
+		spanName:         "execute_tool " + cfg.ID,
 		onInputStart:     cfg.OnInputStart,
 		onInputDelta:     cfg.OnInputDelta,
 	}
@@ -269,7 +274,8 @@ func typedRun[In, Out any](exec func(Context, In) (Out, error), dynamicIn bool) 
 		if fast {
 			err = json.Unmarshal(raw, &in)
 		} else {
-			in, err = decodeValue[In](validated, dynamicIn)
+			// validated is this call's own decoded value.
+			in, err = decodeValue[In](integralNumbers(validated), dynamicIn)
 		}
 		if err != nil {
 			return nil, nil, fmt.Errorf("tools: %s: decoding input: %w", cc.tool.id, err)
@@ -307,6 +313,32 @@ func decodeValue[T any](v any, dynamic bool) (T, error) {
 	}
 	err = json.Unmarshal(b, &out)
 	return out, err
+}
+
+// integralNumbers rewrites json.Number values that are whole numbers
+// written with a fraction or exponent ("1.0", "1e2") as plain integers, so
+// that a value JSON Schema (and JavaScript) calls an integer decodes into
+// a Go int. It works in place on a freshly decoded value.
+func integralNumbers(v any) any {
+	switch t := v.(type) {
+	case json.Number:
+		if !strings.ContainsAny(string(t), ".eE") {
+			return t
+		}
+		f, err := t.Float64()
+		if err == nil && f == math.Trunc(f) && math.Abs(f) < 1<<63 {
+			return json.Number(strconv.FormatInt(int64(f), 10))
+		}
+	case map[string]any:
+		for k, e := range t {
+			t[k] = integralNumbers(e)
+		}
+	case []any:
+		for i, e := range t {
+			t[i] = integralNumbers(e)
+		}
+	}
+	return v
 }
 
 // plainNumbers replaces json.Number values by float64, in place in the

@@ -23,33 +23,41 @@ const (
 	attrToolType   = "mastra.tool.type"
 )
 
+// globalTracer follows the global tracer provider, including one installed
+// after this package is loaded (OpenTelemetry's documented pattern).
+var globalTracer = otel.Tracer(TracerName)
+
 func (t *Tool) tracer(inv *Invocation) trace.Tracer {
 	if inv != nil && inv.Tracer != nil {
 		return inv.Tracer
 	}
-	return otel.GetTracerProvider().Tracer(TracerName)
+	return globalTracer
 }
 
 // startSpan opens the span of one execution: "execute_tool <name>".
+// Attributes are set only on recording spans, so an unconfigured tracer
+// costs next to nothing.
 func (t *Tool) startSpan(ctx context.Context, inv *Invocation) (context.Context, trace.Span) {
-	name := inv.ToolName
-	if name == "" {
-		name = t.id
+	name, spanName := t.id, t.spanName
+	if inv.ToolName != "" && inv.ToolName != t.id {
+		name, spanName = inv.ToolName, "execute_tool "+inv.ToolName
 	}
-	toolType := inv.ToolType
-	if toolType == "" {
-		toolType = t.toolType
-	}
-	return t.tracer(inv).Start(ctx, "execute_tool "+name,
-		trace.WithSpanKind(trace.SpanKindInternal),
-		trace.WithAttributes(
+	ctx, span := t.tracer(inv).Start(ctx, spanName)
+	if span.IsRecording() {
+		toolType := inv.ToolType
+		if toolType == "" {
+			toolType = t.toolType
+		}
+		span.SetAttributes(
 			attribute.String(attrOperation, "execute_tool"),
 			attribute.String(attrToolName, name),
 			attribute.String(attrToolID, t.id),
 			attribute.String(attrToolCallID, inv.ToolCallID),
 			attribute.String(attrToolType, toolType),
 			attribute.String(attrToolDesc, t.description),
-		))
+		)
+	}
+	return ctx, span
 }
 
 func endSpan(span trace.Span, res *Result, err error) {
