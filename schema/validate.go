@@ -406,16 +406,8 @@ func (n *node) validateArray(arr []any, path []string, issues *[]Issue) (any, bo
 	if maxItems >= 0 && len(arr) > maxItems {
 		add(issues, path, "too_big", sizeMessage(true, "array", maxItems, exact), false)
 	}
-	if n.uniqueItems {
-		for i := range arr {
-			for j := i + 1; j < len(arr); j++ {
-				if equalValues(arr[i], arr[j]) {
-					add(issues, path, "custom", "Invalid input: expected unique items", false)
-					i = len(arr)
-					break
-				}
-			}
-		}
+	if n.uniqueItems && hasDuplicates(arr) {
+		add(issues, path, "custom", "Invalid input: expected unique items", false)
 	}
 	if out == nil {
 		return arr, false
@@ -581,4 +573,45 @@ func (n *node) baseTypeName() string {
 		return "integer"
 	}
 	return ""
+}
+
+// hasDuplicates reports whether two elements of arr are equal JSON values,
+// in linear time: elements are keyed by their canonical encoding (numbers
+// by value, object keys sorted).
+func hasDuplicates(arr []any) bool {
+	seen := make(map[string]struct{}, len(arr))
+	for _, e := range arr {
+		b, err := json.Marshal(canonicalNumbers(e))
+		if err != nil {
+			return false
+		}
+		if _, dup := seen[string(b)]; dup {
+			return true
+		}
+		seen[string(b)] = struct{}{}
+	}
+	return false
+}
+
+// canonicalNumbers returns v with every number as a float64, so 1 and 1.0
+// encode alike.
+func canonicalNumbers(v any) any {
+	switch t := v.(type) {
+	case map[string]any:
+		m := make(map[string]any, len(t))
+		for k, e := range t {
+			m[k] = canonicalNumbers(e)
+		}
+		return m
+	case []any:
+		a := make([]any, len(t))
+		for i, e := range t {
+			a[i] = canonicalNumbers(e)
+		}
+		return a
+	}
+	if f, ok := toFloat(v); ok {
+		return f
+	}
+	return v
 }

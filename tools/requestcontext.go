@@ -95,11 +95,11 @@ func (rc *RequestContext) setThroughView(key string, value any) error {
 	candidate[key] = value
 	decoded, err := toJSONValue(candidate)
 	if err != nil {
-		return fmt.Errorf("Unable to persist request context key %q: %w", key, err)
+		return &PersistError{Key: key, Reason: err.Error()}
 	}
 	out, issues := rc.schema.Validate(decoded)
 	if len(issues) > 0 {
-		return fmt.Errorf("Unable to persist request context key %q: %s", key, issues[0].Message)
+		return &PersistError{Key: key, Reason: issues[0].PathString() + ": " + issues[0].Message}
 	}
 	if err := rc.source.Set(key, value); err != nil {
 		return err
@@ -114,6 +114,17 @@ func (rc *RequestContext) setThroughView(key string, value any) error {
 	}
 	delete(rc.overlay, key)
 	return nil
+}
+
+// PersistError is returned by Set on a tool's validated view when the new
+// value would make the caller's request context invalid.
+type PersistError struct {
+	Key    string
+	Reason string
+}
+
+func (e *PersistError) Error() string {
+	return fmt.Sprintf("Unable to persist request context key %q: %s", e.Key, e.Reason)
 }
 
 // Delete removes key (from the caller's context too, through a view).

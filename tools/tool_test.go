@@ -368,11 +368,6 @@ func TestOutputValidationModes(t *testing.T) {
 	}
 }
 
-type tierCtx struct {
-	UserID string `json:"userId"`
-	Tier   string `json:"tier,omitempty"`
-}
-
 func TestRequestContextSchemaAndView(t *testing.T) {
 	rcSchema, err := schema.FromJSON([]byte(`{"type":"object","properties":{"userId":{"type":"string"},"tier":{"type":"string","enum":["free","pro"],"default":"free"}},"required":["userId"]}`))
 	if err != nil {
@@ -499,7 +494,7 @@ func TestModelOutputAndSpans(t *testing.T) {
 	}
 	attrs := map[attribute.Key]string{}
 	for _, kv := range spans[0].Attributes() {
-		attrs[kv.Key] = kv.Value.Emit()
+		attrs[kv.Key] = kv.Value.String()
 	}
 	if attrs[attrToolID] != "mapped" || attrs[attrToolCallID] != "c-9" || attrs[attrToolType] != "tool" || attrs[attrToolName] != "mappedTool" {
 		t.Errorf("span attributes %v", attrs)

@@ -1,0 +1,108 @@
+package mastra_test
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/gomastra/mastra"
+	"github.com/gomastra/mastra/tools"
+)
+
+type weatherIn struct {
+	Location string `json:"location"`
+}
+
+type weatherOut struct {
+	Conditions string `json:"conditions"`
+}
+
+func weatherTool() *tools.Tool {
+	return tools.New(tools.Config[weatherIn, weatherOut]{
+		ID:          "weather-tool",
+		Description: "Fetches weather for a location",
+		Execute: func(_ tools.Context, in weatherIn) (weatherOut, error) {
+			return weatherOut{Conditions: "sunny in " + in.Location}, nil
+		},
+	})
+}
+
+func calculatorTool() *tools.Tool {
+	return tools.New(tools.Config[struct {
+		A int `json:"a"`
+		B int `json:"b"`
+	}, struct {
+		Sum int `json:"sum"`
+	}]{
+		ID:          "calculator-tool",
+		Description: "Adds two numbers",
+	})
+}
+
+func ExampleNew() {
+	m := mastra.New(mastra.Config{
+		Tools: map[string]*tools.Tool{
+			"weather":    weatherTool(),
+			"calculator": calculatorTool(),
+		},
+	})
+
+	// Keys are registered in sorted order.
+	fmt.Println(m.ToolKeys())
+
+	// Look a tool up by its registry key.
+	t, err := m.GetTool("weather")
+	fmt.Println(t.ID(), err)
+
+	// The first registration under a key wins.
+	_ = m.AddTool(calculatorTool(), "weather")
+	t, _ = m.GetTool("weather")
+	fmt.Println(t.ID())
+
+	// Without a key, the tool's ID is the key.
+	_ = m.AddTool(weatherTool(), "")
+	fmt.Println(m.ToolKeys())
+
+	// A missing tool is a *mastra.Error with Mastra's id, text and details.
+	_, err = m.GetTool("search")
+	var merr *mastra.Error
+	if errors.As(err, &merr) {
+		fmt.Println(merr.ID)
+		fmt.Println(merr.Text)
+		fmt.Println(merr.Details["tools"])
+	}
+	fmt.Println(errors.Is(err, mastra.ErrToolNotFound))
+
+	// Output:
+	// [calculator weather]
+	// weather-tool <nil>
+	// weather-tool
+	// [calculator weather weather-tool]
+	// MASTRA_GET_TOOL_BY_NAME_NOT_FOUND
+	// Tool with name search not found
+	// calculator, weather, weather-tool
+	// true
+}
+
+func ExampleMastra_GetToolByID() {
+	m := mastra.New(mastra.Config{
+		Tools: map[string]*tools.Tool{"weather": weatherTool()},
+	})
+
+	// By the tool's own ID...
+	t, _ := m.GetToolByID("weather-tool")
+	fmt.Println(t.ID())
+
+	// ...falling back to the registry key.
+	t, _ = m.GetToolByID("weather")
+	fmt.Println(t.ID())
+
+	_, err := m.GetToolByID("calculator-tool")
+	fmt.Println(err)
+	fmt.Println(errors.Is(err, mastra.ErrToolNotFound))
+
+	// Output:
+	// weather-tool
+	// weather-tool
+	// Tool with id calculator-tool not found
+	// true
+}

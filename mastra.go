@@ -1,0 +1,229 @@
+package mastra
+
+import (
+	"log/slog"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/gomastra/mastra/tools"
+)
+
+// Config configures a [Mastra] registry: Mastra's `new Mastra({...})`
+// options. Only tools and the logger exist so far; agents, workflows,
+// storage, MCP servers and the server options will be added as fields
+// here, so construct Config with field names, never positionally.
+type Config struct {
+	// Tools are registered with AddTool(tool, key) in sorted key order
+	// (Go maps have no order, unlike the JavaScript object literal Mastra
+	// walks). Nil entries are skipped. An empty key falls back to the
+	// tool's ID.
+	Tools map[string]*tools.Tool
+	// Logger is the registry's logger; nil means slog.Default().
+	Logger *slog.Logger
+}
+
+// Mastra is the registry: the Go counterpart of Mastra's `Mastra` class.
+// Tools are kept under registry keys; the order of keys is the order
+// in which a JavaScript object would list them (see [Mastra.ToolKeys]).
+//
+// A *Mastra is safe for concurrent use. The zero value is an empty
+// registry that logs to slog.Default().
+type Mastra struct {
+	logger *slog.Logger
+
+	mu    sync.RWMutex
+	tools map[string]*tools.Tool
+	// keys are the keys of tools in JavaScript property order.
+	keys []string
+}
+
+var _ tools.Registry = (*Mastra)(nil)
+
+// New returns a registry holding cfg's tools (see [Config.Tools]).
+func New(cfg Config) *Mastra {
+	m := &Mastra{logger: cfg.Logger}
+	for _, key := range slices.Sorted(maps.Keys(cfg.Tools)) {
+		if t := cfg.Tools[key]; t != nil {
+			// AddTool fails only for a nil tool.
+			_ = m.AddTool(t, key)
+		}
+	}
+	return m
+}
+
+// Logger returns the registry's logger, never nil.
+func (m *Mastra) Logger() *slog.Logger {
+	if m.logger != nil {
+		return m.logger
+	}
+	return slog.Default()
+}
+
+// AddTool registers tool under key, or under tool.ID() when key is empty.
+// If a tool is already registered under that key, AddTool does nothing and
+// returns nil: the first registration wins, as in Mastra. A nil tool is an
+// *Error with ID [IDAddToolUndefined] (matching [ErrNilTool]), Mastra's
+// text and details {"status": 400, "key": key} (key only when not empty).
+func (m *Mastra) AddTool(tool *tools.Tool, key string) error {
+	if tool == nil {
+		return nilToolError(key)
+	}
+	if key == "" {
+		key = tool.ID()
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if _, ok := m.tools[key]; ok {
+		return nil
+	}
+	if m.tools == nil {
+		m.tools = make(map[string]*tools.Tool)
+	}
+	m.tools[key] = tool
+	m.keys = insertKey(m.keys, key)
+	return nil
+}
+
+// RemoveTool unregisters the tool under key and reports whether there was
+// one.
+func (m *Mastra) RemoveTool(key string) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if _, ok := m.tools[key]; !ok {
+		return false
+	}
+	delete(m.tools, key)
+	m.keys = slices.DeleteFunc(m.keys, func(k string) bool { return k == key })
+	return true
+}
+
+// GetTool returns the tool registered under the key name. When there is
+// none it returns an *Error matching [ErrToolNotFound]: ID
+// [IDGetToolByNameNotFound], text "Tool with name <name> not found",
+// details {"status": 404, "toolName": name, "tools": "<keys joined by ", ">"}.
+func (m *Mastra) GetTool(name string) (*tools.Tool, error) {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	if t, ok := m.tools[name]; ok {
+		return t, nil
+	}
+	return nil, &Error{
+		ID:       IDGetToolByNameNotFound,
+		Domain:   DomainMastra,
+		Category: CategoryUser,
+		Text:     "Tool with name " + name + " not found",
+		Details: map[string]any{
+			"status":   404,
+			"toolName": name,
+			"tools":    strings.Join(m.keys, ", "),
+		},
+	}
+}
+
+// GetToolByID returns the first tool, in [Mastra.ToolKeys] order, whose
+// ID() is id; failing that, the tool registered under the key id. When
+// there is neither it returns an *Error matching [ErrToolNotFound]: ID
+// [IDGetToolByIDNotFound], text "Tool with id <id> not found", details
+// {"status": 404, "toolId": id, "tools": "<keys joined by ", ">"}.
+func (m *Mastra) GetToolByID(id string) (*tools.Tool, error) {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	for _, k := range m.keys {
+		if t := m.tools[k]; t.ID() == id {
+			return t, nil
+		}
+	}
+	if t, ok := m.tools[id]; ok {
+		return t, nil
+	}
+	return nil, &Error{
+		ID:       IDGetToolByIDNotFound,
+		Domain:   DomainMastra,
+		Category: CategoryUser,
+		Text:     "Tool with id " + id + " not found",
+		Details: map[string]any{
+			"status": 404,
+			"toolId": id,
+			"tools":  strings.Join(m.keys, ", "),
+		},
+	}
+}
+
+// ListTools returns a copy of the registry, key to tool. Changing the map
+// does not change the registry. An empty registry gives an empty, non-nil
+// map: Mastra's listTools() returns {} then (its type says `| undefined`,
+// but the registry object always exists), which encodes as JSON {} here
+// too.
+func (m *Mastra) ListTools() map[string]*tools.Tool {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	out := make(map[string]*tools.Tool, len(m.tools))
+	maps.Copy(out, m.tools)
+	return out
+}
+
+// ToolKeys returns the registry keys in the order Mastra lists them
+// (Object.keys): keys that are array indices ("0", "1", … up to
+// 4294967294, no leading zeros) first in ascending numeric order, then
+// every other key in insertion order. A key that is removed and added
+// again moves to the end. The slice is a fresh copy, empty (not nil) when
+// the registry is. The "tools" detail of the not-found errors and
+// GetToolByID's search use this order.
+func (m *Mastra) ToolKeys() []string {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	return append(make([]string, 0, len(m.keys)), m.keys...)
+}
+
+// insertKey adds a new key to keys, kept in JavaScript property order.
+func insertKey(keys []string, key string) []string {
+	n, ok := arrayIndex(key)
+	if !ok {
+		return append(keys, key)
+	}
+	i := 0
+	for ; i < len(keys); i++ {
+		k, isIdx := arrayIndex(keys[i])
+		if !isIdx || k > n {
+			break
+		}
+	}
+	return slices.Insert(keys, i, key)
+}
+
+// arrayIndex reports whether s is a JavaScript array index: the canonical
+// decimal form of an integer in [0, 2^32-2]. Such property keys are listed
+// before all others by Object.keys, in numeric order.
+func arrayIndex(s string) (uint32, bool) {
+	if s == "" || len(s) > 10 || (len(s) > 1 && s[0] == '0') {
+		return 0, false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return 0, false
+		}
+	}
+	n, err := strconv.ParseUint(s, 10, 64)
+	if err != nil || n > 1<<32-2 {
+		return 0, false
+	}
+	return uint32(n), true
+}
+
+func nilToolError(key string) *Error {
+	details := map[string]any{"status": 400}
+	if key != "" {
+		details["key"] = key
+	}
+	return &Error{
+		ID:       IDAddToolUndefined,
+		Domain:   DomainMastra,
+		Category: CategoryUser,
+		Text: "Cannot add tool: tool is null. This may occur if config was spread " +
+			"({ ...config }) and the original object had getters or non-enumerable properties.",
+		Details: details,
+	}
+}
