@@ -91,8 +91,8 @@ func (c *callContext) ToolName() string {
 	}
 	return c.tool.id
 }
-func (c *callContext) RunID() string                   { return c.inv.RunID }
-func (c *callContext) Messages() []any                 { return c.inv.Messages }
+func (c *callContext) RunID() string   { return c.inv.RunID }
+func (c *callContext) Messages() []any { return c.inv.Messages }
 func (c *callContext) RequestContext() *RequestContext {
 	c.mu.Lock()
 	defer c.mu.Unlock()
