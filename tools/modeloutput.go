@@ -24,11 +24,22 @@ func (t *Tool) ModelOutput(ctx context.Context, name string, output any, inv *In
 	if name == "" {
 		name = t.id
 	}
+	if inv == nil {
+		inv = &directCall
+	}
+	if tracingOff(inv) {
+		defer func() {
+			if p := recover(); p != nil {
+				mo, err = nil, &PanicError{ToolID: t.id, Value: p}
+			}
+		}()
+		return t.mapOutput(ctx, output)
+	}
 	ctx, span := t.tracer(inv).Start(ctx, "tool_output_mapping "+name,
 		trace.WithAttributes(attribute.String(attrToolName, name), attribute.String(attrToolID, t.id)))
 	defer func() {
 		if p := recover(); p != nil {
-			err = &PanicError{ToolID: t.id, Value: p}
+			mo, err = nil, &PanicError{ToolID: t.id, Value: p}
 		}
 		if err != nil {
 			span.RecordError(err)
@@ -36,7 +47,11 @@ func (t *Tool) ModelOutput(ctx context.Context, name string, output any, inv *In
 		}
 		span.End()
 	}()
-	mo, err = t.toModelOutput(ctx, output)
+	return t.mapOutput(ctx, output)
+}
+
+func (t *Tool) mapOutput(ctx context.Context, output any) (*model.ToolResultOutput, error) {
+	mo, err := t.toModelOutput(ctx, output)
 	if err != nil {
 		return nil, fmt.Errorf("tools: %s: toModelOutput: %w", t.id, err)
 	}

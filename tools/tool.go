@@ -8,7 +8,9 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"unsafe"
 
+	"github.com/gomastra/mastra/internal/flatjson"
 	"github.com/gomastra/mastra/model"
 	"github.com/gomastra/mastra/schema"
 	"github.com/gomastra/mastra/tools/transform"
@@ -267,13 +269,21 @@ func inferSchema(t reflect.Type) (schema.Schema, error) {
 }
 
 // typedRun returns the executor of a typed tool: decode, Execute, encode.
+// Flat input and output structs are decoded and encoded by
+// internal/flatjson when it can (it agrees with encoding/json byte for
+// byte and refuses everything else).
 func typedRun[In, Out any](exec func(Context, In) (Out, error), dynamicIn bool) runFunc {
+	inCodec := flatjson.For(reflect.TypeFor[In]())
+	outCodec := flatjson.For(reflect.TypeFor[Out]())
 	return func(cc *callContext, raw []byte, fast bool, validated any) (any, []byte, error) {
 		var in In
 		var err error
-		if fast {
+		switch {
+		case fast && inCodec != nil && inCodec.Decode(raw, unsafe.Pointer(&in)):
+		case fast:
+			in = *new(In)
 			err = json.Unmarshal(raw, &in)
-		} else {
+		default:
 			// validated is this call's own decoded value.
 			in, err = decodeValue[In](integralNumbers(validated), dynamicIn)
 		}
@@ -283,6 +293,11 @@ func typedRun[In, Out any](exec func(Context, In) (Out, error), dynamicIn bool) 
 		out, err := exec(cc, in)
 		if err != nil {
 			return nil, nil, err
+		}
+		if outCodec != nil {
+			if b, ok := outCodec.AppendJSON(make([]byte, 0, 64), unsafe.Pointer(&out)); ok {
+				return out, b, nil
+			}
 		}
 		b, err := json.Marshal(out)
 		if err != nil {

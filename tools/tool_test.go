@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
@@ -522,5 +523,32 @@ func TestPrepareInputRunsBeforeValidation(t *testing.T) {
 	}
 	if got.Quantity != 4 {
 		t.Errorf("PrepareInput not applied: %+v", got)
+	}
+}
+
+func TestGlobalTracerProviderIsHonoured(t *testing.T) {
+	rec := tracetest.NewSpanRecorder()
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec))
+	prev := otel.GetTracerProvider()
+	otel.SetTracerProvider(tp)
+	t.Cleanup(func() { otel.SetTracerProvider(prev) })
+	tool := newOrderTool(func(Context, orderIn) (orderOut, error) { return orderOut{}, nil })
+	if _, err := tool.Execute(context.Background(), json.RawMessage(`{"item":"a","quantity":1}`), nil); err != nil {
+		t.Fatal(err)
+	}
+	if names := spanNames(rec.Ended()); len(names) != 1 || names[0] != "execute_tool order" {
+		t.Errorf("spans with a global provider: %v", names)
+	}
+}
+
+func TestModelOutputPanicIsAnError(t *testing.T) {
+	tool := New(Config[struct{}, orderOut]{
+		ID:            "p",
+		ToModelOutput: func(context.Context, orderOut) (*model.ToolResultOutput, error) { panic("no") },
+		Execute:       func(Context, struct{}) (orderOut, error) { return orderOut{}, nil },
+	})
+	var pe *PanicError
+	if _, err := tool.ModelOutput(context.Background(), "", orderOut{ID: "x"}, nil); !errors.As(err, &pe) {
+		t.Errorf("want a *PanicError, got %v", err)
 	}
 }

@@ -3,12 +3,17 @@ package tools
 import (
 	"context"
 	"errors"
+	"reflect"
 
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/trace"
+	"go.opentelemetry.io/otel/trace/noop"
 )
+
+// noSpan stands in when tracing is off.
+var noSpan trace.Span = noop.Span{}
 
 // TracerName is the instrumentation scope of the spans this package makes.
 const TracerName = "github.com/gomastra/mastra/tools"
@@ -34,10 +39,21 @@ func (t *Tool) tracer(inv *Invocation) trace.Tracer {
 	return globalTracer
 }
 
+// tracingOff reports whether no tracer can record: no tracer was given and
+// the global provider is still OpenTelemetry's unconfigured default, whose
+// spans are no-ops. Recognising the default by its type name is safe both
+// ways: if OpenTelemetry renames it, spans are simply always created.
+func tracingOff(inv *Invocation) bool {
+	return inv.Tracer == nil && reflect.TypeOf(otel.GetTracerProvider()).String() == "*global.tracerProvider"
+}
+
 // startSpan opens the span of one execution: "execute_tool <name>".
-// Attributes are set only on recording spans, so an unconfigured tracer
-// costs next to nothing.
+// Attributes are set only on recording spans, and with tracing off no span
+// is made at all, so an unconfigured tracer costs next to nothing.
 func (t *Tool) startSpan(ctx context.Context, inv *Invocation) (context.Context, trace.Span) {
+	if tracingOff(inv) {
+		return ctx, noSpan
+	}
 	name, spanName := t.id, t.spanName
 	if inv.ToolName != "" && inv.ToolName != t.id {
 		name, spanName = inv.ToolName, "execute_tool "+inv.ToolName
