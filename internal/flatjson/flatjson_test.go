@@ -45,11 +45,19 @@ func TestForRefusesWhatItCannotMirror(t *testing.T) {
 		"pointer":      reflect.TypeFor[struct{ P *int }](),
 		"slice":        reflect.TypeFor[struct{ S []int }](),
 		"embedded":     reflect.TypeFor[struct{ flat }](),
-		"string opt":   reflect.TypeFor[struct{ I int `json:"i,string"` }](),
-		"omitzero":     reflect.TypeFor[struct{ I int `json:"i,omitzero"` }](),
-		"marshaler":    reflect.TypeFor[struct{ S stamp }](),
-		"escaped name": reflect.TypeFor[struct{ I int `json:"a<b"` }](),
-		"duplicate":    reflect.TypeFor[struct{ A, B int `json:"x"` }](),
+		"string opt": reflect.TypeFor[struct {
+			I int `json:"i,string"`
+		}](),
+		"omitzero": reflect.TypeFor[struct {
+			I int `json:"i,omitzero"`
+		}](),
+		"marshaler": reflect.TypeFor[struct{ S stamp }](),
+		"escaped name": reflect.TypeFor[struct {
+			I int `json:"a<b"`
+		}](),
+		"duplicate": reflect.TypeFor[struct {
+			A, B int `json:"x"`
+		}](),
 	} {
 		if For(typ) != nil {
 			t.Errorf("%s: For accepted %v", name, typ)
