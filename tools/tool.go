@@ -151,6 +151,8 @@ type Tool struct {
 	onInputAvailable func(ctx context.Context, e InputAvailableEvent[any])
 	onOutput         func(ctx context.Context, e OutputEvent)
 
+	modelSchemas modelSchemas
+
 	// run decodes the input, calls Execute and encodes the output; nil for
 	// client tools.
 	run runFunc

@@ -18,6 +18,7 @@ import (
 
 	"github.com/gomastra/mastra/model"
 	"github.com/gomastra/mastra/schema"
+	"github.com/gomastra/mastra/schema/compat"
 )
 
 type orderIn struct {
@@ -550,5 +551,35 @@ func TestModelOutputPanicIsAnError(t *testing.T) {
 	var pe *PanicError
 	if _, err := tool.ModelOutput(context.Background(), "", orderOut{ID: "x"}, nil); !errors.As(err, &pe) {
 		t.Errorf("want a *PanicError, got %v", err)
+	}
+}
+
+func TestModelSchemaPerProvider(t *testing.T) {
+	tool := newOrderTool(func(_ Context, in orderIn) (orderOut, error) { return orderOut{ID: in.Item}, nil })
+	openai := tool.ModelSchema(compat.Model{Provider: "openai.responses", ModelID: "gpt-4o"})
+	if openai.Layer != compat.NameOpenAI || openai.PrepareInput == nil {
+		t.Fatalf("OpenAI layer not chosen: %+v", openai)
+	}
+	if got := openai.Schema.Required; len(got) != 4 {
+		t.Errorf("OpenAI strict makes every property required, got %v", got)
+	}
+	if tool.ModelSchema(compat.Model{Provider: "openai.responses", ModelID: "gpt-4o"}) != openai {
+		t.Error("the model schema is not cached")
+	}
+	// The OpenAI answer with nulls for optional fields validates after
+	// PrepareInput maps them back to absent.
+	res, err := tool.Execute(context.Background(), json.RawMessage(`{"item":"tea","quantity":1,"note":null,"tags":null}`),
+		&Invocation{PrepareInput: openai.PrepareInput})
+	if err != nil || res.ValidationError() != nil {
+		t.Fatalf("Execute: %v %+v", err, res)
+	}
+	anthropic := tool.ModelSchema(compat.Model{Provider: "anthropic.messages", ModelID: "claude-sonnet-4-5"})
+	if anthropic.Layer != compat.NameAnthropic || anthropic.PrepareInput != nil {
+		t.Errorf("Anthropic: %+v", anthropic)
+	}
+	off := false
+	loose := New(Config[orderIn, orderOut]{ID: "loose", Strict: &off, Execute: func(Context, orderIn) (orderOut, error) { return orderOut{}, nil }})
+	if ms := loose.ModelSchema(compat.Model{Provider: "openai.responses", ModelID: "gpt-4o"}); ms.Layer != "" || len(ms.Schema.Required) != 2 {
+		t.Errorf("Strict false must opt out of compat rewriting: %+v", ms)
 	}
 }
