@@ -50,7 +50,9 @@ func TestTruncateUTF16(t *testing.T) {
 
 func TestReplaceKeys(t *testing.T) {
 	got, err := ReplaceKeys([]byte(`{"z":1,"apiToken":"s","n":{"Password":"p","k":[{"token":1}]}}`),
-		func(k string) bool { return strings.Contains(strings.ToLower(k), "token") || strings.Contains(strings.ToLower(k), "password") }, "[REDACTED]")
+		func(k string) bool {
+			return strings.Contains(strings.ToLower(k), "token") || strings.Contains(strings.ToLower(k), "password")
+		}, "[REDACTED]")
 	if err != nil {
 		t.Fatal(err)
 	}
