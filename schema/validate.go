@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/gomastra/mastra/internal/jsonvalue"
 )
 
 // validate checks v (present=false: the value is absent, JavaScript's
@@ -534,23 +536,7 @@ func equalValues(a, b any) bool {
 }
 
 // cloneJSON deep-copies a decoded JSON value so defaults are never shared.
-func cloneJSON(v any) any {
-	switch t := v.(type) {
-	case map[string]any:
-		m := make(map[string]any, len(t))
-		for k, e := range t {
-			m[k] = cloneJSON(e)
-		}
-		return m
-	case []any:
-		a := make([]any, len(t))
-		for i, e := range t {
-			a[i] = cloneJSON(e)
-		}
-		return a
-	}
-	return v
-}
+func cloneJSON(v any) any { return jsonvalue.Map(v, func(s any) any { return s }) }
 
 func (n *node) baseTypeName() string {
 	n = n.resolved()
@@ -593,25 +579,13 @@ func hasDuplicates(arr []any) bool {
 	return false
 }
 
-// canonicalNumbers returns v with every number as a float64, so 1 and 1.0
-// encode alike.
+// canonicalNumbers returns a copy of v with every number as a float64, so
+// 1 and 1.0 encode alike.
 func canonicalNumbers(v any) any {
-	switch t := v.(type) {
-	case map[string]any:
-		m := make(map[string]any, len(t))
-		for k, e := range t {
-			m[k] = canonicalNumbers(e)
+	return jsonvalue.Map(v, func(s any) any {
+		if f, ok := toFloat(s); ok {
+			return f
 		}
-		return m
-	case []any:
-		a := make([]any, len(t))
-		for i, e := range t {
-			a[i] = canonicalNumbers(e)
-		}
-		return a
-	}
-	if f, ok := toFloat(v); ok {
-		return f
-	}
-	return v
+		return s
+	})
 }

@@ -11,6 +11,7 @@ import (
 	"unsafe"
 
 	"github.com/gomastra/mastra/internal/flatjson"
+	"github.com/gomastra/mastra/internal/jsonvalue"
 	"github.com/gomastra/mastra/model"
 	"github.com/gomastra/mastra/schema"
 	"github.com/gomastra/mastra/tools/transform"
@@ -337,44 +338,28 @@ func decodeValue[T any](v any, dynamic bool) (T, error) {
 // that a value JSON Schema (and JavaScript) calls an integer decodes into
 // a Go int. It works in place on a freshly decoded value.
 func integralNumbers(v any) any {
-	switch t := v.(type) {
-	case json.Number:
-		if !strings.ContainsAny(string(t), ".eE") {
-			return t
+	return jsonvalue.MapInPlace(v, func(s any) any {
+		n, ok := s.(json.Number)
+		if !ok || !strings.ContainsAny(string(n), ".eE") {
+			return s
 		}
-		f, err := t.Float64()
-		if err == nil && f == math.Trunc(f) && math.Abs(f) < 1<<63 {
+		if f, err := n.Float64(); err == nil && f == math.Trunc(f) && math.Abs(f) < 1<<63 {
 			return json.Number(strconv.FormatInt(int64(f), 10))
 		}
-	case map[string]any:
-		for k, e := range t {
-			t[k] = integralNumbers(e)
-		}
-	case []any:
-		for i, e := range t {
-			t[i] = integralNumbers(e)
-		}
-	}
-	return v
+		return s
+	})
 }
 
 // plainNumbers replaces json.Number values by float64, in place in the
 // freshly decoded value.
 func plainNumbers(v any) any {
-	switch t := v.(type) {
-	case json.Number:
-		f, _ := t.Float64()
-		return f
-	case map[string]any:
-		for k, e := range t {
-			t[k] = plainNumbers(e)
+	return jsonvalue.MapInPlace(v, func(s any) any {
+		if n, ok := s.(json.Number); ok {
+			f, _ := n.Float64()
+			return f
 		}
-	case []any:
-		for i, e := range t {
-			t[i] = plainNumbers(e)
-		}
-	}
-	return v
+		return s
+	})
 }
 
 // ID returns the tool's id.

@@ -56,7 +56,8 @@ func TestForRefusesWhatItCannotMirror(t *testing.T) {
 			I int `json:"a<b"`
 		}](),
 		"duplicate": reflect.TypeFor[struct {
-			A, B int `json:"x"`
+			X int
+			Y int `json:"X"`
 		}](),
 	} {
 		if For(typ) != nil {

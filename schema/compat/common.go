@@ -233,7 +233,13 @@ func unionHandler(r nodeRules, s *jsonschema.Schema) {
 // layers (and the base of the others).
 type commonRules struct{}
 
-func (commonRules) pre(s *jsonschema.Schema) {
+func (commonRules) pre(s *jsonschema.Schema) { rewriteNode(s, nil) }
+
+// rewriteNode is the pre-order node rewriting of the common rules: allOf
+// merged, then the object, array, number or string handler. beforeString,
+// when set, runs on a string node before its handler (OpenAI drops the
+// formats it does not support there).
+func rewriteNode(s *jsonschema.Schema, beforeString func(*jsonschema.Schema)) {
 	if isAllOfSchema(s) {
 		mergeAllOf(s)
 	}
@@ -245,6 +251,9 @@ func (commonRules) pre(s *jsonschema.Schema) {
 	case isNumberSchema(s):
 		numberHandler(s)
 	case isStringSchema(s):
+		if beforeString != nil {
+			beforeString(s)
+		}
 		stringHandler(s)
 	}
 }

@@ -101,22 +101,13 @@ func processOpenAI(s *jsonschema.Schema) *jsonschema.Schema {
 
 type openAIRules struct{}
 
-func (openAIRules) pre(s *jsonschema.Schema) {
-	if isAllOfSchema(s) {
-		mergeAllOf(s)
-	}
-	switch {
-	case isObjectSchema(s):
-		objectHandler(s)
-	case isArraySchema(s):
-		arrayHandler(s)
-	case isNumberSchema(s):
-		numberHandler(s)
-	case isStringSchema(s):
-		if s.Format != "" && !slices.Contains(openAIFormats, s.Format) {
-			s.Format, s.Pattern = "", ""
-		}
-		stringHandler(s)
+func (openAIRules) pre(s *jsonschema.Schema) { rewriteNode(s, dropUnsupportedFormat) }
+
+// dropUnsupportedFormat removes a string format OpenAI's strict mode does
+// not accept, with its pattern.
+func dropUnsupportedFormat(s *jsonschema.Schema) {
+	if s.Format != "" && !slices.Contains(openAIFormats, s.Format) {
+		s.Format, s.Pattern = "", ""
 	}
 }
 
