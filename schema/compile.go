@@ -3,6 +3,7 @@ package schema
 import (
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -68,6 +69,7 @@ type node struct {
 	not                 *node
 	discriminator       string // anyOf/oneOf branches keyed by this const property
 	discValues          [][]any
+	discBranches        []*node // the anyOf or oneOf list the discriminator keys
 
 	ref     string
 	refNode *node
@@ -295,8 +297,55 @@ func (c *compiler) resolveRefs() error {
 		}
 		n.refNode = tn
 	}
+	if err := c.checkCycles(); err != nil {
+		return err
+	}
 	for _, n := range c.done {
 		n.findDiscriminator()
+	}
+	return nil
+}
+
+// checkCycles rejects schemas in which validating a value would come back
+// to the same schema for the same value ({"$ref": "#"}, an anyOf of itself,
+// a chain of references to references): such a schema describes no value
+// and would recurse forever. Cycles through properties or items are fine:
+// each step goes into a smaller value.
+func (c *compiler) checkCycles() error {
+	const (
+		unseen = iota
+		active
+		finished
+	)
+	state := make(map[*node]int, len(c.done))
+	var visit func(n *node) error
+	visit = func(n *node) error {
+		if n == nil {
+			return nil
+		}
+		switch state[n] {
+		case active:
+			return fmt.Errorf("schema: reference cycle that never reaches into the value (through %q)", n.ref)
+		case finished:
+			return nil
+		}
+		state[n] = active
+		next := []*node{n.refNode, n.not}
+		next = append(next, n.allOf...)
+		next = append(next, n.anyOf...)
+		next = append(next, n.oneOf...)
+		for _, m := range next {
+			if err := visit(m); err != nil {
+				return err
+			}
+		}
+		state[n] = finished
+		return nil
+	}
+	for _, n := range c.done {
+		if err := visit(n); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -354,6 +403,7 @@ func (n *node) findDiscriminator() {
 	if len(branches) == 0 {
 		branches = n.oneOf
 	}
+	n.discBranches = branches
 	if len(branches) < 2 {
 		return
 	}
@@ -402,19 +452,19 @@ func (n *node) addType(t string) error {
 	return nil
 }
 
+// isFalseSchema recognises jsonschema-go's form of the false schema,
+// {"not": {}}, in constant time.
 func isFalseSchema(s *jsonschema.Schema) bool {
-	return s != nil && s.Not != nil && isEmptySchema(s.Not) && isOnlyNot(s)
-}
-
-func isEmptySchema(s *jsonschema.Schema) bool {
-	b, _ := json.Marshal(s)
-	return string(b) == "true" || string(b) == "{}"
-}
-
-func isOnlyNot(s *jsonschema.Schema) bool {
+	if s == nil || s.Not == nil || !isEmptySchema(s.Not) {
+		return false
+	}
 	cp := *s
 	cp.Not = nil
 	return isEmptySchema(&cp)
+}
+
+func isEmptySchema(s *jsonschema.Schema) bool {
+	return reflect.ValueOf(s).Elem().IsZero()
 }
 
 func propertyOrder(s *jsonschema.Schema) []string {

@@ -44,8 +44,8 @@ func ValidateInput(s Schema, input any, present bool) (any, []Issue) {
 	paths := failingNullPaths(issues, normalised)
 	var stripped any
 	var strippedPresent bool
-	if len(paths) > 0 {
-		stripped, strippedPresent = stripNullsAt(input, present, paths, "")
+	if paths != nil {
+		stripped, strippedPresent = stripNullsAt(input, present, paths)
 	} else {
 		stripped, strippedPresent = stripNulls(input, present)
 	}
@@ -140,17 +140,40 @@ func coercibleKind(n *node) string {
 	return ""
 }
 
-func failingNullPaths(issues []Issue, v any) map[string]bool {
-	var paths map[string]bool
+// pathTrie is a set of issue paths, by segment.
+type pathTrie struct {
+	end  bool
+	next map[string]*pathTrie
+}
+
+func (t *pathTrie) add(path []string) {
+	for _, seg := range path {
+		if t.next == nil {
+			t.next = map[string]*pathTrie{}
+		}
+		child := t.next[seg]
+		if child == nil {
+			child = &pathTrie{}
+			t.next[seg] = child
+		}
+		t = child
+	}
+	t.end = true
+}
+
+// failingNullPaths collects the paths of issues whose value is null or
+// absent; nil when there are none.
+func failingNullPaths(issues []Issue, v any) *pathTrie {
+	var paths *pathTrie
 	for _, is := range issues {
 		if len(is.Path) == 0 {
 			continue
 		}
 		if val, _, walked := valueAt(v, is.Path); walked && val == nil {
 			if paths == nil {
-				paths = map[string]bool{}
+				paths = &pathTrie{}
 			}
-			paths[strings.Join(is.Path, ".")] = true
+			paths.add(is.Path)
 		}
 	}
 	return paths
@@ -216,36 +239,34 @@ func stripNulls(v any, present bool) (any, bool) {
 	return v, true
 }
 
-// stripNullsAt drops null object properties whose dotted path is in paths.
-// A null array element at such a path stays null (Go has no undefined).
-func stripNullsAt(v any, present bool, paths map[string]bool, cur string) (any, bool) {
+// stripNullsAt drops the null object properties at the paths in t. A null
+// array element at such a path stays null (Go has no undefined). Parts of
+// v that no path reaches are shared, not copied.
+func stripNullsAt(v any, present bool, t *pathTrie) (any, bool) {
 	if !present || v == nil {
-		if paths[cur] {
+		if t != nil && t.end {
 			return nil, false
 		}
 		return v, present
 	}
-	join := func(k string) string {
-		if cur == "" {
-			return k
-		}
-		return cur + "." + k
+	if t == nil || t.next == nil {
+		return v, true
 	}
-	switch t := v.(type) {
+	switch val := v.(type) {
 	case map[string]any:
-		out := make(map[string]any, len(t))
-		for k, e := range t {
-			p := join(k)
-			if e == nil && paths[p] {
+		out := make(map[string]any, len(val))
+		for k, e := range val {
+			child := t.next[k]
+			if e == nil && child != nil && child.end {
 				continue
 			}
-			out[k], _ = stripNullsAt(e, true, paths, p)
+			out[k], _ = stripNullsAt(e, true, child)
 		}
 		return out, true
 	case []any:
-		out := make([]any, len(t))
-		for i, e := range t {
-			out[i], _ = stripNullsAt(e, true, paths, join(strconv.Itoa(i)))
+		out := make([]any, len(val))
+		for i, e := range val {
+			out[i], _ = stripNullsAt(e, true, t.next[strconv.Itoa(i)])
 		}
 		return out, true
 	}

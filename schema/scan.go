@@ -329,9 +329,8 @@ func (n *node) scanNumber(s *scanner) bool {
 		}
 		f = float64(v)
 	} else {
-		if n.minimum == nil && n.maximum == nil && n.exclMin == nil && n.exclMax == nil && n.multipleOf == nil {
-			return !fraction || n.types&tNumber != 0
-		}
+		// Long or exponent forms may overflow to ±Inf, which no schema
+		// accepts (Zod's numbers are finite).
 		var err error
 		if f, err = strconv.ParseFloat(string(s.data[start:s.i]), 64); err != nil {
 			return false

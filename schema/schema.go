@@ -111,8 +111,16 @@ func MustCompile(s *jsonschema.Schema, opts ...Option) *Compiled {
 	return c
 }
 
+// MaxSchemaDepth is how deeply FromJSON lets a schema's JSON nest. Real
+// schemas stay far below it; the parser and compiler cost grows with
+// depth, so deeper text is refused before it is parsed.
+const MaxSchemaDepth = 256
+
 // FromJSON compiles a JSON Schema given as JSON text.
 func FromJSON(data []byte, opts ...Option) (*Compiled, error) {
+	if d := jsonDepth(data); d > MaxSchemaDepth {
+		return nil, fmt.Errorf("schema: JSON Schema nests %d levels deep, more than %d", d, MaxSchemaDepth)
+	}
 	var s jsonschema.Schema
 	if err := json.Unmarshal(data, &s); err != nil {
 		return nil, fmt.Errorf("schema: parsing JSON Schema: %w", err)
@@ -186,4 +194,26 @@ func TypeOf(s Schema) string {
 		t = x
 	}
 	return t
+}
+
+// jsonDepth returns the deepest nesting of arrays and objects in data,
+// ignoring brackets inside strings. It does not validate the JSON.
+func jsonDepth(data []byte) int {
+	depth, deepest, inString := 0, 0, false
+	for i := 0; i < len(data); i++ {
+		c := data[i]
+		switch {
+		case inString && c == '\\':
+			i++
+		case c == '"':
+			inString = !inString
+		case inString:
+		case c == '{' || c == '[':
+			depth++
+			deepest = max(deepest, depth)
+		case c == '}' || c == ']':
+			depth--
+		}
+	}
+	return deepest
 }

@@ -18,8 +18,19 @@ func (n *node) validate(v any, present bool, path []string, issues *[]Issue) (an
 	if n == nil {
 		return v, false
 	}
+	changed := false
 	if n.refNode != nil {
-		return n.refNode.resolved().validate(v, present, path, issues)
+		// The referenced schema applies first; keywords beside $ref apply
+		// too (draft 2020-12). Compile rejects reference cycles that never
+		// reach into the value.
+		before := len(*issues)
+		out, chg := n.refNode.validate(v, present, path, issues)
+		if len(*issues) > before {
+			return v, false
+		}
+		if chg {
+			v, changed = out, true
+		}
 	}
 	if n.never {
 		add(issues, path, "invalid_type", "Invalid input: expected never, received "+received(v, present), true)
@@ -39,25 +50,32 @@ func (n *node) validate(v any, present bool, path []string, issues *[]Issue) (an
 			return v, false
 		}
 	}
-	if len(n.anyOf) > 0 || len(n.oneOf) > 0 {
-		out, changed, ok := n.validateUnion(v, present, path, issues)
+	for _, union := range [2]struct {
+		branches   []*node
+		exactlyOne bool
+	}{{n.anyOf, false}, {n.oneOf, true}} {
+		if len(union.branches) == 0 {
+			continue
+		}
+		out, chg, ok := n.validateUnion(union.branches, union.exactlyOne, v, present, path, issues)
 		if !ok {
 			return v, false
 		}
-		v = out
-		if n.types == 0 && len(n.allOf) == 0 {
-			return v, changed
+		if chg {
+			v, changed = out, true
 		}
 	}
 	if !present {
-		if n.types == 0 && len(n.allOf) == 0 && n.not == nil {
-			return v, false // an unconstrained value may be absent
+		if n.types != 0 {
+			add(issues, path, "invalid_type", typeMessage(n.types, v, false), true)
+			return v, false
 		}
-		add(issues, path, "invalid_type", typeMessage(n.types, v, false), true)
-		return v, false
+		for _, sub := range n.allOf {
+			sub.validate(v, false, path, issues)
+		}
+		return v, changed // an untyped value may be absent
 	}
 	var out any = v
-	changed := false
 	if n.types != 0 {
 		jt := jsonType(v)
 		if !n.typeAllows(jt, v) {
@@ -73,9 +91,13 @@ func (n *node) validate(v any, present bool, path []string, issues *[]Issue) (an
 	case string:
 		n.checkString(t, path, issues)
 	case map[string]any:
-		out, changed = n.validateObject(t, path, issues)
+		if o, chg := n.validateObject(t, path, issues); chg {
+			out, changed = o, true
+		}
 	case []any:
-		out, changed = n.validateArray(t, path, issues)
+		if o, chg := n.validateArray(t, path, issues); chg {
+			out, changed = o, true
+		}
 	case nil, bool:
 	default:
 		if f, ok := toFloat(v); ok {
@@ -99,6 +121,13 @@ func (n *node) validate(v any, present bool, path []string, issues *[]Issue) (an
 }
 
 func (n *node) typeAllows(jt uint8, v any) bool {
+	if jt == tNumber {
+		// Zod's numbers are finite: JSON.parse("1e400") is Infinity, which
+		// z.number() rejects.
+		if f, _ := toFloat(v); math.IsInf(f, 0) || math.IsNaN(f) {
+			return false
+		}
+	}
 	if n.types&jt != 0 {
 		return true
 	}
@@ -113,12 +142,8 @@ func (n *node) typeAllows(jt uint8, v any) bool {
 // z.discriminatedUnion do: the first matching branch wins; when none
 // matches and exactly one branch got past its type checks, that branch's
 // issues are reported; otherwise one "Invalid input".
-func (n *node) validateUnion(v any, present bool, path []string, issues *[]Issue) (any, bool, bool) {
-	branches, exactlyOne := n.anyOf, false
-	if len(branches) == 0 {
-		branches, exactlyOne = n.oneOf, true
-	}
-	if n.discriminator != "" {
+func (n *node) validateUnion(branches []*node, exactlyOne bool, v any, present bool, path []string, issues *[]Issue) (any, bool, bool) {
+	if n.discriminator != "" && sameNodes(branches, n.discBranches) {
 		obj, isObj := v.(map[string]any)
 		if !present || !isObj {
 			add(issues, path, "invalid_type", "Invalid input: expected object, received "+received(v, present), true)
@@ -171,6 +196,10 @@ func (n *node) validateUnion(v any, present bool, path []string, issues *[]Issue
 	}
 	add(issues, path, "invalid_union", "Invalid input", true)
 	return v, false, false
+}
+
+func sameNodes(a, b []*node) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
 func anyAborting(issues []Issue) bool {
@@ -421,8 +450,12 @@ func add(issues *[]Issue, path []string, code, msg string, aborting bool) {
 	*issues = append(*issues, Issue{Code: code, Path: append([]string(nil), path...), Message: msg, aborting: aborting})
 }
 
+// appendPath extends path for a child. The child's path may share the
+// parent's backing array: siblings are visited one after another and add
+// copies a path into its Issue, so nothing keeps a path beyond the call.
+// (Forcing a copy per level made deep values cost quadratic memory.)
 func appendPath(path []string, k string) []string {
-	return append(path[:len(path):len(path)], k)
+	return append(path, k)
 }
 
 func jsonType(v any) uint8 {
@@ -458,7 +491,7 @@ func toFloat(v any) (float64, bool) {
 		if err != nil && !math.IsInf(f, 0) {
 			return 0, false
 		}
-		return f, true
+		return f, true // ±Inf for out-of-range texts, as JSON.parse gives; typeAllows rejects it
 	case float32:
 		return float64(t), true
 	case int:

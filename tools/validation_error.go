@@ -32,6 +32,8 @@ type ValidationError struct {
 type FieldErrors struct {
 	Errors []string
 	Fields []FieldEntry
+
+	index map[string]int // key -> position in Fields, kept by fieldOrNew
 }
 
 // FieldEntry is one key of FieldErrors.Fields.
@@ -42,19 +44,31 @@ type FieldEntry struct {
 
 // Field returns the nested level under key, or nil.
 func (f *FieldErrors) Field(key string) *FieldErrors {
-	for _, e := range f.Fields {
-		if e.Key == key {
-			return e.Errors
-		}
+	if i, ok := f.indexOf(key); ok {
+		return f.Fields[i].Errors
 	}
 	return nil
 }
 
+// indexOf finds key in Fields through an index rebuilt whenever Fields
+// was changed from outside.
+func (f *FieldErrors) indexOf(key string) (int, bool) {
+	if f.index == nil || len(f.index) != len(f.Fields) {
+		f.index = make(map[string]int, len(f.Fields)+1)
+		for i, e := range f.Fields {
+			f.index[e.Key] = i
+		}
+	}
+	i, ok := f.index[key]
+	return i, ok
+}
+
 func (f *FieldErrors) fieldOrNew(key string) *FieldErrors {
-	if e := f.Field(key); e != nil {
-		return e
+	if i, ok := f.indexOf(key); ok {
+		return f.Fields[i].Errors
 	}
 	e := &FieldErrors{}
+	f.index[key] = len(f.Fields)
 	f.Fields = append(f.Fields, FieldEntry{key, e})
 	return e
 }
@@ -218,17 +232,21 @@ func newValidationError(kind validationKind, id string, issues []schema.Issue, r
 	return &ValidationError{Message: b.String(), Errors: buildFieldErrors(issues), Issues: issues}
 }
 
+// footerLimit is Mastra's footer length, in UTF-16 code units.
+const footerLimit = 200
+
 // truncateForLogging is Mastra's footer value: JSON.stringify(v, null, 2),
 // cut at 200 UTF-16 code units with "... (truncated)".
 func truncateForLogging(raw []byte) string {
 	if raw == nil {
 		return "[Unable to serialize data]"
 	}
-	s, err := jsjson.Stringify(raw, "  ")
+	// 4 bytes per UTF-16 unit bounds the prefix that holds 200 units.
+	s, err := jsjson.StringifyPrefix(raw, "  ", 4*footerLimit+4)
 	if err != nil {
 		return "[Unable to serialize data]"
 	}
-	if cut, truncated := jsjson.TruncateUTF16(s, 200); truncated {
+	if cut, truncated := jsjson.TruncateUTF16(s, footerLimit); truncated {
 		return cut + "... (truncated)"
 	}
 	return s
@@ -243,12 +261,26 @@ func buildFieldErrors(issues []schema.Issue) FieldErrors {
 			continue
 		}
 		cur := &root
-		for _, seg := range is.Path {
+		for _, seg := range treePath(is.Path) {
 			cur = cur.fieldOrNew(seg)
 		}
 		cur.Errors = append(cur.Errors, is.Message)
 	}
 	return root
+}
+
+// maxTreeDepth bounds the validationErrors tree: every path segment is two
+// levels of JSON, and JSON decoders (encoding/json's included) refuse
+// nesting beyond 10000 levels. Segments past it are joined with "." into
+// the last key; the message lines keep the whole path.
+const maxTreeDepth = 1000
+
+func treePath(path []string) []string {
+	if len(path) <= maxTreeDepth {
+		return path
+	}
+	out := append([]string(nil), path[:maxTreeDepth-1]...)
+	return append(out, strings.Join(path[maxTreeDepth-1:], "."))
 }
 
 // sensitiveKeys mark request-context keys whose values Mastra redacts

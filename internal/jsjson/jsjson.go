@@ -17,6 +17,7 @@ import (
 	"errors"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -35,9 +36,28 @@ func Stringify(raw []byte, indent string) (string, error) {
 	if _, err := dec.Token(); err != io.EOF {
 		return "", errors.New("jsjson: trailing data after JSON value")
 	}
-	var b strings.Builder
-	write(&b, v, indent, "")
-	return b.String(), nil
+	w := &writer{indent: indent, limit: -1}
+	w.write(v, "")
+	return w.b.String(), nil
+}
+
+// StringifyPrefix is Stringify that stops writing once the text passes
+// limit bytes: the result is the text's prefix of at least limit bytes (or
+// all of it), at a cost bounded by the limit rather than by the value's
+// rendering (deep nesting with indentation grows quadratically).
+func StringifyPrefix(raw []byte, indent string, limit int) (string, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	v, err := decodeOrdered(dec)
+	if err != nil {
+		return "", err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return "", errors.New("jsjson: trailing data after JSON value")
+	}
+	w := &writer{indent: indent, limit: limit}
+	w.write(v, "")
+	return w.b.String(), nil
 }
 
 // Marshal renders a Go value as JSON.stringify would render its JSON form
@@ -138,19 +158,15 @@ func OrderKeys(keys []string) []string {
 	return append(idx, rest...)
 }
 
+// sortIndexes sorts canonical array indexes numerically (shorter first,
+// then by digits, which for canonical decimals is numeric order).
 func sortIndexes(idx []string) {
-	for i := 1; i < len(idx); i++ {
-		for j := i; j > 0 && lessIndex(idx[j], idx[j-1]); j-- {
-			idx[j], idx[j-1] = idx[j-1], idx[j]
+	slices.SortFunc(idx, func(a, b string) int {
+		if len(a) != len(b) {
+			return len(a) - len(b)
 		}
-	}
-}
-
-func lessIndex(a, b string) bool {
-	if len(a) != len(b) {
-		return len(a) < len(b)
-	}
-	return a < b
+		return strings.Compare(a, b)
+	})
 }
 
 func orderKeys(obj object) object {
@@ -168,7 +184,20 @@ func orderKeys(obj object) object {
 	return out
 }
 
-func write(b *strings.Builder, v any, indent, cur string) {
+// writer renders decoded values; limit >= 0 stops it past limit bytes.
+type writer struct {
+	b      strings.Builder
+	indent string
+	limit  int
+}
+
+func (w *writer) full() bool { return w.limit >= 0 && w.b.Len() > w.limit }
+
+func (w *writer) write(v any, cur string) {
+	if w.full() {
+		return
+	}
+	b := &w.b
 	switch t := v.(type) {
 	case nil:
 		b.WriteString("null")
@@ -194,47 +223,53 @@ func write(b *strings.Builder, v any, indent, cur string) {
 			b.WriteString("[]")
 			return
 		}
-		inner := cur + indent
+		inner := cur + w.indent
 		b.WriteByte('[')
 		for i, e := range t {
+			if w.full() {
+				return
+			}
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			newline(b, indent, inner)
-			write(b, e, indent, inner)
+			w.newline(inner)
+			w.write(e, inner)
 		}
-		newline(b, indent, cur)
+		w.newline(cur)
 		b.WriteByte(']')
 	case object:
 		if len(t) == 0 {
 			b.WriteString("{}")
 			return
 		}
-		inner := cur + indent
+		inner := cur + w.indent
 		b.WriteByte('{')
 		for i, m := range t {
+			if w.full() {
+				return
+			}
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			newline(b, indent, inner)
+			w.newline(inner)
 			WriteString(b, m.key)
 			b.WriteByte(':')
-			if indent != "" {
+			if w.indent != "" {
 				b.WriteByte(' ')
 			}
-			write(b, m.val, indent, inner)
+			w.write(m.val, inner)
 		}
-		newline(b, indent, cur)
+		w.newline(cur)
 		b.WriteByte('}')
 	}
 }
 
-func newline(b *strings.Builder, indent, cur string) {
-	if indent == "" {
+func (w *writer) newline(cur string) {
+	if w.indent == "" {
 		return
 	}
-	b.WriteByte('\n')
-	b.WriteString(cur)
+	w.b.WriteByte('\n')
+	w.b.WriteString(cur)
 }
 
 // WriteString writes s as a JSON string literal escaped as JSON.stringify
@@ -352,9 +387,9 @@ func ReplaceKeys(raw []byte, match func(key string) bool, with string) ([]byte, 
 	if err != nil {
 		return nil, err
 	}
-	var b strings.Builder
-	write(&b, replaceKeys(v, match, with), "", "")
-	return []byte(b.String()), nil
+	w := &writer{limit: -1}
+	w.write(replaceKeys(v, match, with), "")
+	return []byte(w.b.String()), nil
 }
 
 func replaceKeys(v any, match func(string) bool, with string) any {
