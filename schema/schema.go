@@ -139,7 +139,10 @@ func FromMap(m map[string]any, opts ...Option) (*Compiled, error) {
 }
 
 // For infers the schema of T from its json and jsonschema struct tags (see
-// the package documentation) and compiles it with [StripUnknown].
+// the package documentation) and compiles it with [StripUnknown]. Integer
+// fields get the range their Go type holds; int, int64, uint and uint64
+// get JavaScript's safe integers, ±(2^53−1), as Zod's z.int() and Mastra's
+// served schemas do.
 func For[T any]() (*Compiled, error) {
 	return ForType(reflect.TypeFor[T]())
 }
@@ -150,6 +153,7 @@ func ForType(t reflect.Type) (*Compiled, error) {
 	if err != nil {
 		return nil, fmt.Errorf("schema: inferring JSON Schema of %s: %w", t, err)
 	}
+	boundIntegers(t, s, map[reflect.Type]bool{})
 	return Compile(s, StripUnknown())
 }
 

@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"encoding/json"
+	"log/slog"
 	"os"
 	"strings"
 	"testing"
@@ -106,7 +107,7 @@ func runMastraCase(t *testing.T, c mastraCase) {
 
 	cfg := DynamicConfig{ID: c.ToolID, Description: c.Name}
 	args := []byte(c.Input)
-	inv := &Invocation{}
+	inv := &Invocation{Logger: slog.New(slog.DiscardHandler)}
 	returned := any(map[string]any{"ok": true})
 	switch c.Kind {
 	case "input":

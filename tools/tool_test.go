@@ -43,7 +43,7 @@ func TestTypedToolSchemasAreInferred(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `{"type":"object","properties":{"item":{"type":"string","description":"what to order"},"quantity":{"type":"integer"},"note":{"type":["null","string"]},"tags":{"type":["null","array"],"items":{"type":"string"}}},"required":["item","quantity"],"additionalProperties":false}`
+	want := `{"type":"object","properties":{"item":{"type":"string","description":"what to order"},"quantity":{"type":"integer","minimum":-9007199254740991,"maximum":9007199254740991},"note":{"type":["null","string"]},"tags":{"type":["null","array"],"items":{"type":"string"}}},"required":["item","quantity"],"additionalProperties":false}`
 	if string(got) != want {
 		t.Errorf("input schema\n got %s\nwant %s", got, want)
 	}
@@ -581,5 +581,31 @@ func TestModelSchemaPerProvider(t *testing.T) {
 	loose := New(Config[orderIn, orderOut]{ID: "loose", Strict: &off, Execute: func(Context, orderIn) (orderOut, error) { return orderOut{}, nil }})
 	if ms := loose.ModelSchema(compat.Model{Provider: "openai.responses", ModelID: "gpt-4o"}); ms.Layer != "" || len(ms.Schema.Required) != 2 {
 		t.Errorf("Strict false must opt out of compat rewriting: %+v", ms)
+	}
+}
+
+func TestOutOfRangeIntegerIsAValidationError(t *testing.T) {
+	type small struct {
+		Big   int   `json:"big"`
+		Small int8  `json:"small"`
+		Count uint8 `json:"count"`
+	}
+	tool := New(Config[small, struct{}]{ID: "ints", Execute: func(Context, small) (struct{}, error) { return struct{}{}, nil }})
+	res, err := tool.Execute(context.Background(), json.RawMessage(`{"big":99999999999999999999,"small":300,"count":-1}`), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ve := res.ValidationError()
+	if ve == nil {
+		t.Fatalf("want a validation error, got %+v", res.Output)
+	}
+	for _, want := range []string{
+		"- big: Too big: expected int to be <=9007199254740991",
+		"- small: Too big: expected number to be <=127",
+		"- count: Too small: expected number to be >=0",
+	} {
+		if !strings.Contains(ve.Message, want) {
+			t.Errorf("message lacks %q:\n%s", want, ve.Message)
+		}
 	}
 }
