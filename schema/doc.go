@@ -19,6 +19,6 @@
 //
 // Issues carry Zod's codes and messages. Where JSON Schema has a keyword Zod
 // lacks, the message follows Zod's style; the mapping is documented in
-// MESSAGES.md beside this file. String lengths count UTF-16 code units, as
-// JavaScript (and therefore Zod) does.
+// MESSAGES.md beside this file. String lengths count Unicode code points,
+// as Zod 4 does (an emoji is one character), and numbers must be finite.
 package schema
