@@ -148,7 +148,7 @@ func (t *Tool) execute(ctx context.Context, args json.RawMessage, inv *Invocatio
 	if logger == nil {
 		logger = slog.Default()
 	}
-	args = bytes.TrimSpace(args)
+	args = trimJSONSpace(args)
 	resuming := inv.ResumeData != nil
 
 	var (
@@ -286,7 +286,8 @@ func (t *Tool) runRecovered(cc *callContext, raw []byte, fast bool, validated an
 
 // decodeArgs decodes JSON arguments with exact numbers. Empty means absent.
 func decodeArgs(raw []byte) (v any, present bool, err error) {
-	if len(bytes.TrimSpace(raw)) == 0 {
+	raw = trimJSONSpace(raw)
+	if len(raw) == 0 {
 		return nil, false, nil
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
@@ -294,17 +295,27 @@ func decodeArgs(raw []byte) (v any, present bool, err error) {
 	if err := dec.Decode(&v); err != nil {
 		return nil, false, err
 	}
-	if dec.More() {
-		return nil, false, errors.New("trailing data after JSON value")
-	}
-	if _, err := dec.Token(); err == nil {
-		return nil, false, errors.New("trailing data after JSON value")
+	if rest := trimJSONSpace(raw[dec.InputOffset():]); len(rest) > 0 {
+		return nil, false, fmt.Errorf("invalid character %q after the JSON value", rest[0])
 	}
 	return v, true, nil
 }
 
+// trimJSONSpace removes JSON's whitespace (space, tab, LF, CR) from both
+// ends; other Unicode spaces are not JSON and stay, to be refused.
+func trimJSONSpace(b []byte) []byte {
+	isSpace := func(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+	for len(b) > 0 && isSpace(b[0]) {
+		b = b[1:]
+	}
+	for len(b) > 0 && isSpace(b[len(b)-1]) {
+		b = b[:len(b)-1]
+	}
+	return b
+}
+
 func isNullJSON(b []byte) bool {
-	b = bytes.TrimSpace(b)
+	b = trimJSONSpace(b)
 	return len(b) == 0 || string(b) == "null" || string(b) == "false" || string(b) == `""` || string(b) == "0"
 }
 
