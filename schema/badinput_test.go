@@ -3,6 +3,7 @@ package schema_test
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/gomastra/mastra/internal/jsonvalue"
 	"runtime"
 	"strings"
 	"testing"
@@ -387,25 +388,8 @@ func nullsAt(v any) []any {
 		}
 		out = append(out, c)
 	}
-	var leaves func(any) any
-	leaves = func(cur any) any {
-		switch t := cur.(type) {
-		case map[string]any:
-			m := map[string]any{}
-			for k, e := range t {
-				m[k] = leaves(e)
-			}
-			return m
-		case []any:
-			a := make([]any, len(t))
-			for i, e := range t {
-				a[i] = leaves(e)
-			}
-			return a
-		}
-		return nil
-	}
-	return append(out, leaves(v))
+	// Every scalar nulled, the shape kept.
+	return append(out, jsonvalue.Map(v, func(any) any { return nil }))
 }
 
 func TestBadInputNumbers(t *testing.T) {

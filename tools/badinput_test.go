@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/gomastra/mastra/internal/jsonvalue"
 	"runtime"
 	"strconv"
 	"strings"
@@ -362,25 +363,8 @@ func nullVariants(v any) []any {
 		}
 	}
 	walk(v, nil)
-	var leaves func(any) any
-	leaves = func(cur any) any {
-		switch t := cur.(type) {
-		case map[string]any:
-			m := map[string]any{}
-			for k, e := range t {
-				m[k] = leaves(e)
-			}
-			return m
-		case []any:
-			a := make([]any, len(t))
-			for i, e := range t {
-				a[i] = leaves(e)
-			}
-			return a
-		}
-		return nil
-	}
-	return append(out, leaves(v))
+	// Every scalar nulled, the shape kept.
+	return append(out, jsonvalue.Map(v, func(any) any { return nil }))
 }
 
 func sortedKeys(m map[string]any) []string {

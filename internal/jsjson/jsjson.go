@@ -27,24 +27,14 @@ import (
 // Stringify re-renders the JSON text raw as JSON.stringify(JSON.parse(raw),
 // null, indent) would. It returns an error when raw is not valid JSON.
 func Stringify(raw []byte, indent string) (string, error) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	v, err := decodeOrdered(dec)
-	if err != nil {
-		return "", err
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return "", errors.New("jsjson: trailing data after JSON value")
-	}
-	w := &writer{indent: indent, limit: -1}
-	w.write(v, "")
-	return w.b.String(), nil
+	return StringifyPrefix(raw, indent, -1)
 }
 
 // StringifyPrefix is Stringify that stops writing once the text passes
 // limit bytes: the result is the text's prefix of at least limit bytes (or
 // all of it), at a cost bounded by the limit rather than by the value's
-// rendering (deep nesting with indentation grows quadratically).
+// rendering (deep nesting with indentation grows quadratically). A
+// negative limit renders everything.
 func StringifyPrefix(raw []byte, indent string, limit int) (string, error) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
