@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/jsonschema-go/jsonschema"
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
@@ -607,5 +608,53 @@ func TestOutOfRangeIntegerIsAValidationError(t *testing.T) {
 		if !strings.Contains(ve.Message, want) {
 			t.Errorf("message lacks %q:\n%s", want, ve.Message)
 		}
+	}
+}
+
+// upperCaseSchema is a schema from "another library": it implements
+// schema.Schema by hand (accepts objects whose "code" is upper case, and
+// returns the value with the code trimmed).
+type upperCaseSchema struct{}
+
+func (upperCaseSchema) JSONSchema() *jsonschema.Schema {
+	return &jsonschema.Schema{Type: "object", Properties: map[string]*jsonschema.Schema{"code": {Type: "string"}}, Required: []string{"code"}}
+}
+
+func (upperCaseSchema) Validate(v any) (any, []schema.Issue) {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, []schema.Issue{{Code: "invalid_type", Message: "Invalid input: expected object"}}
+	}
+	code, _ := m["code"].(string)
+	if code == "" || strings.ToUpper(code) != code {
+		return nil, []schema.Issue{{Code: "custom", Path: []string{"code"}, Message: "must be upper case"}}
+	}
+	return map[string]any{"code": strings.TrimSpace(code)}, nil
+}
+
+func TestSchemaFromAnotherLibrary(t *testing.T) {
+	var got any
+	tool, err := NewDynamic(DynamicConfig{ID: "codes", InputSchema: upperCaseSchema{}, Execute: func(_ Context, in any) (any, error) {
+		got = in
+		return "ok", nil
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := tool.Execute(context.Background(), json.RawMessage(`{"code":" AB "}`), nil)
+	if err != nil || res.ValidationError() != nil {
+		t.Fatalf("valid input: %v %+v", err, res)
+	}
+	if d := cmp.Diff(map[string]any{"code": "AB"}, got); d != "" {
+		t.Errorf("Execute must receive the schema's output (-want +got):\n%s", d)
+	}
+	res, _ = tool.Execute(context.Background(), json.RawMessage(`{"code":"ab"}`), nil)
+	if ve := res.ValidationError(); ve == nil || !strings.Contains(ve.Message, "- code: must be upper case") {
+		t.Errorf("want the library's issue in Mastra's message, got %+v", res.Output)
+	}
+	// A missing input becomes {} because the schema says "object".
+	res, _ = tool.Execute(context.Background(), nil, nil)
+	if ve := res.ValidationError(); ve == nil || !strings.Contains(ve.Message, "Provided arguments: [Unable to serialize data]") {
+		t.Errorf("absent input: %+v", res.Output)
 	}
 }
