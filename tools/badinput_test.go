@@ -762,11 +762,9 @@ func TestBadInputTrailingGarbage(t *testing.T) {
 	}
 }
 
-// TestBadInputTrailingCloserAccepted: decodeArgs checks for trailing data
-// with dec.More(), which is false before '}' and ']', and then with
-// dec.Token(), whose syntax error on a stray closer it takes for the end
-// of input.
-func TestBadInputTrailingCloserAccepted(t *testing.T) {
+// TestBadInputTrailingCloserRejected: anything but JSON whitespace after
+// the value, a stray '}' or ']' included, makes the arguments malformed.
+func TestBadInputTrailingCloserRejected(t *testing.T) {
 	add := badTool(t, "add")
 	for _, args := range []string{`{"a":1,"b":2}}`, `{"a":1,"b":2}]`, `{"a":1,"b":2} ]]]`, `{"a":1,"b":2}}{`} {
 		res, rec, err := badCall(t, add, args)
@@ -774,9 +772,9 @@ func TestBadInputTrailingCloserAccepted(t *testing.T) {
 	}
 }
 
-// TestBadInputUnicodeSpaceAccepted: Execute trims the arguments with
-// bytes.TrimSpace, which removes Unicode spaces JSON does not allow.
-func TestBadInputUnicodeSpaceAccepted(t *testing.T) {
+// TestBadInputUnicodeSpaceRejected: only JSON's own whitespace may
+// surround the arguments; other Unicode spaces are not JSON.
+func TestBadInputUnicodeSpaceRejected(t *testing.T) {
 	add := badTool(t, "add")
 	for _, sp := range []string{"\u00a0", "\u0085", "\u2028", "\u3000", "\v", "\f"} {
 		res, rec, err := badCall(t, add, sp+`{"a":1,"b":2}`+sp)

@@ -321,36 +321,16 @@ const (
 	argsAbsent    argsKind = iota // empty or whitespace: no arguments
 	argsValid                     // one JSON value
 	argsMalformed                 // not JSON
-	// argsKnownLenient: not JSON, but accepted today (see
-	// TestBadInputTrailingCloserAccepted and TestBadInputUnicodeSpaceAccepted).
-	argsKnownLenient
 )
 
 func classifyArgs(args []byte) argsKind {
-	trimmed := bytes.TrimSpace(args)
 	switch {
-	case len(trimmed) == 0:
+	case len(bytes.Trim(args, " \t\r\n")) == 0: // JSON whitespace only
 		return argsAbsent
 	case json.Valid(args):
 		return argsValid
-	case json.Valid(trimmed):
-		return argsKnownLenient // BUG: leading/trailing Unicode spaces (U+00A0, U+0085, U+2028…) are trimmed
-	case trailingCloser(trimmed):
-		return argsKnownLenient // BUG: a value followed by '}' or ']' is accepted
 	}
 	return argsMalformed
-}
-
-// trailingCloser reports whether b is a JSON value followed by text that
-// starts with '}' or ']'.
-func trailingCloser(b []byte) bool {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	var v json.RawMessage
-	if err := dec.Decode(&v); err != nil {
-		return false
-	}
-	rest := bytes.TrimLeft(b[dec.InputOffset():], " \t\r\n")
-	return len(rest) > 0 && (rest[0] == '}' || rest[0] == ']')
 }
 
 func toolLabel(ft fuzzTool) string {
@@ -419,7 +399,7 @@ func checkCallError(t *testing.T, ft fuzzTool, what string, kind argsKind, input
 	malformed := errors.Is(err, tools.ErrMalformedArguments)
 	if ft.argsAsResume {
 		// Resume data that is not JSON is a plain error.
-		if kind == argsMalformed || kind == argsKnownLenient {
+		if kind == argsMalformed {
 			if rec.ran {
 				t.Errorf("%s: Execute ran on malformed resume data", what)
 			}
@@ -435,14 +415,13 @@ func checkCallError(t *testing.T, ft fuzzTool, what string, kind argsKind, input
 			t.Errorf("%s: Execute ran on malformed arguments", what)
 		}
 		return
-	case malformed && kind != argsKnownLenient:
+	case malformed:
 		t.Errorf("%s: JSON arguments reported as malformed: %v", what, err)
 		return
 	}
 	switch {
 	case errors.Is(err, errFuzzToolFailed) && rec.ran:
 		// The tool's own error.
-	case kind == argsKnownLenient:
 	default:
 		t.Errorf("%s: unexpected error %v", what, err)
 	}
