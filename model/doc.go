@@ -1,6 +1,18 @@
 // Package model holds the model-facing types gomastra shares with the AI SDK:
 // what a language model receives and returns.
 //
+// # Language models
+//
+// [LanguageModel] is the AI SDK's LanguageModelV2/V3 in Go: a provider id,
+// a model id and Stream, which sends one [Request] (messages, tool
+// definitions, tool choice, settings, response format, provider options)
+// and yields [StreamPart] values (text, reasoning, tool-input start/delta/
+// end, tool calls, provider-executed tool results, sources, files, finish
+// with usage, errors). [Collect] drains a stream into a [Response].
+// [Message] and [Part] are the AI SDK's ModelMessage and its content parts,
+// marshalled exactly as the AI SDK does. Package model/mock is a scripted
+// model for tests.
+//
 // # Tool result output
 //
 // [ToolResultOutput] is the AI SDK's tool result output (ToolResultOutput in
