@@ -1,0 +1,183 @@
+// Package agent runs Mastra's agent tool loop: the model is called with
+// the agent's instructions, the conversation and its tools; the tool calls
+// it makes are validated and executed through package tools; their results
+// go back to the model; and so on until the model answers without calling
+// a tool, a client tool is called, or the step limit is reached. Stream
+// yields Mastra's chunks (package stream) as they happen; Generate drains
+// the same stream into the final output.
+//
+// This is the loop's first part (issue 3): text and tool-call streaming,
+// the synthesised tool-call chunk at input-streaming-end, validation
+// errors as tool results, returned errors and panics as tool-error chunks,
+// unknown tools and malformed arguments reported to the model, parallel
+// calls under a concurrency limit, tool-output chunks from tool writers,
+// client tools ending the run with finishReason "tool-calls", maxSteps.
+// Hooks, approval, suspension, sub-agents, structured output and Mastra's
+// complete step-finish/finish payloads come next.
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"regexp"
+	"sort"
+
+	"github.com/gomastra/mastra/model"
+	"github.com/gomastra/mastra/tools"
+)
+
+// Config describes an agent.
+type Config struct {
+	ID          string
+	Name        string
+	Description string
+	// Instructions become the system message.
+	Instructions string
+	// Model is the model the agent calls.
+	Model model.LanguageModel
+	// Tools are the agent's tools; keys are the model-facing names.
+	Tools tools.Set
+	// MaxSteps bounds the model calls of a run (default 5).
+	MaxSteps int
+	// ToolCallConcurrency bounds parallel tool calls (default 10).
+	ToolCallConcurrency int
+	Logger              *slog.Logger
+}
+
+// Agent is an agent. It is safe for concurrent use: runs share nothing
+// but the configuration.
+type Agent struct {
+	cfg Config
+}
+
+// New returns an agent. It reports an error for a missing id or model and
+// for tool names that collide once sanitised.
+func New(cfg Config) (*Agent, error) {
+	if cfg.ID == "" {
+		return nil, errors.New("agent: an agent needs an ID")
+	}
+	if cfg.Model == nil {
+		return nil, fmt.Errorf("agent %s: no model", cfg.ID)
+	}
+	if cfg.MaxSteps <= 0 {
+		cfg.MaxSteps = 5
+	}
+	if cfg.ToolCallConcurrency <= 0 {
+		cfg.ToolCallConcurrency = 10
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	if _, err := sanitizeTools(cfg.Tools); err != nil {
+		return nil, fmt.Errorf("agent %s: %w", cfg.ID, err)
+	}
+	return &Agent{cfg: cfg}, nil
+}
+
+// ID returns the agent's id.
+func (a *Agent) ID() string { return a.cfg.ID }
+
+var unsafeToolName = regexp.MustCompile(`[^a-zA-Z0-9_-]`)
+
+// SanitizeToolName makes a record key acceptable to every provider: only
+// letters, digits, '_' and '-', at most 63 characters.
+func SanitizeToolName(name string) string {
+	s := unsafeToolName.ReplaceAllString(name, "_")
+	if len(s) > 63 {
+		s = s[:63]
+	}
+	return s
+}
+
+// sanitizeTools maps model-facing names to tools, refusing collisions.
+func sanitizeTools(set tools.Set) (map[string]*tools.Tool, error) {
+	out := make(map[string]*tools.Tool, len(set))
+	keys := make([]string, 0, len(set))
+	for k := range set {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if set[k] == nil {
+			continue
+		}
+		name := SanitizeToolName(k)
+		if _, dup := out[name]; dup {
+			return nil, fmt.Errorf("tool names collide after sanitising: %q becomes %q", k, name)
+		}
+		out[name] = set[k]
+	}
+	return out, nil
+}
+
+// runOptions are a run's options.
+type runOptions struct {
+	maxSteps       int
+	toolChoice     model.ToolChoice
+	requestContext *tools.RequestContext
+	instructions   *string
+	runID          string
+	clientTools    tools.Set
+	settings       model.CallSettings
+}
+
+// Option sets a run option.
+type Option func(*runOptions)
+
+// WithMaxSteps bounds the model calls of this run.
+func WithMaxSteps(n int) Option { return func(o *runOptions) { o.maxSteps = n } }
+
+// WithToolChoice sets the tool choice of this run.
+func WithToolChoice(c model.ToolChoice) Option { return func(o *runOptions) { o.toolChoice = c } }
+
+// WithRequestContext passes a request context to the tools.
+func WithRequestContext(rc *tools.RequestContext) Option {
+	return func(o *runOptions) { o.requestContext = rc }
+}
+
+// WithInstructions replaces the agent's instructions for this run.
+func WithInstructions(s string) Option { return func(o *runOptions) { o.instructions = &s } }
+
+// WithRunID sets the run id (default: a new one).
+func WithRunID(id string) Option { return func(o *runOptions) { o.runID = id } }
+
+// WithClientTools adds tools the client runs: calling one ends the run
+// with finishReason "tool-calls".
+func WithClientTools(set tools.Set) Option { return func(o *runOptions) { o.clientTools = set } }
+
+// WithSettings sets the model call settings.
+func WithSettings(s model.CallSettings) Option { return func(o *runOptions) { o.settings = s } }
+
+func (a *Agent) options(opts []Option) runOptions {
+	o := runOptions{maxSteps: a.cfg.MaxSteps}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	if o.maxSteps <= 0 {
+		o.maxSteps = a.cfg.MaxSteps
+	}
+	if o.requestContext == nil {
+		o.requestContext = tools.NewRequestContext(nil)
+	}
+	if o.runID == "" {
+		o.runID = newID()
+	}
+	return o
+}
+
+// runTools is the tool set of one run: the agent's tools, then client
+// tools (a later source wins on a name clash, as Mastra's assembly order).
+func (a *Agent) runTools(o runOptions) (map[string]*tools.Tool, error) {
+	set := tools.Set{}
+	for k, t := range a.cfg.Tools {
+		set[k] = t
+	}
+	for k, t := range o.clientTools {
+		set[k] = t
+	}
+	return sanitizeTools(set)
+}
+
+var _ = context.Background

@@ -1,0 +1,481 @@
+package agent
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"iter"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gomastra/mastra/model"
+	"github.com/gomastra/mastra/schema/compat"
+	"github.com/gomastra/mastra/stream"
+	"github.com/gomastra/mastra/tools"
+)
+
+// Stream runs the agent on input (a string, a model.Message or a
+// []model.Message) and yields Mastra's chunks as they happen. The run
+// stops when the consumer stops iterating or ctx is cancelled; no
+// goroutine outlives it. A non-nil error ends the stream (an input the
+// agent cannot take, a model call that failed); tool failures are chunks,
+// not errors.
+func (a *Agent) Stream(ctx context.Context, input any, opts ...Option) iter.Seq2[stream.Chunk, error] {
+	return func(yield func(stream.Chunk, error) bool) {
+		msgs, err := inputMessages(input)
+		if err != nil {
+			yield(stream.Chunk{}, err)
+			return
+		}
+		o := a.options(opts)
+		toolset, err := a.runTools(o)
+		if err != nil {
+			yield(stream.Chunk{}, err)
+			return
+		}
+		ctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		r := &run{agent: a, opts: o, tools: toolset, yield: yield, ctx: ctx, cancel: cancel, messageID: newID()}
+		r.loop(msgs)
+	}
+}
+
+// run is one Stream invocation's state.
+type run struct {
+	agent     *Agent
+	opts      runOptions
+	tools     map[string]*tools.Tool
+	yield     func(stream.Chunk, error) bool
+	ctx       context.Context
+	cancel    context.CancelFunc
+	messageID string
+	stopped   bool
+	usage     model.Usage
+}
+
+func (r *run) emit(typ string, from stream.From, payload any) bool {
+	if r.stopped {
+		return false
+	}
+	r.send(stream.Chunk{Type: typ, RunID: r.opts.runID, From: from, Payload: payload})
+	return !r.stopped
+}
+
+func (r *run) loop(input []model.Message) {
+	if !r.emit(stream.TypeStart, stream.FromAgent, stream.StartPayload{ID: r.agent.cfg.ID, MessageID: r.messageID}) {
+		return
+	}
+	instructions := r.agent.cfg.Instructions
+	if r.opts.instructions != nil {
+		instructions = *r.opts.instructions
+	}
+	var messages []model.Message
+	if instructions != "" {
+		messages = append(messages, model.System(instructions))
+	}
+	messages = append(messages, input...)
+	reason := model.FinishStop
+	for step := 0; step < r.opts.maxSteps; step++ {
+		if !r.emit(stream.TypeStepStart, stream.FromAgent, stream.StepStartPayload{
+			Request: map[string]any{}, Warnings: []any{}, MessageID: r.messageID, StartedAt: time.Now().UnixMilli(),
+		}) {
+			return
+		}
+		res, err := r.callModel(messages)
+		if err != nil {
+			if r.stopped || r.ctx.Err() != nil {
+				return
+			}
+			r.emit(stream.TypeError, stream.FromAgent, stream.ErrorPayload{Error: map[string]any{"message": err.Error()}})
+			r.finish(model.FinishError, false)
+			return
+		}
+		r.usage = r.usage.Add(res.usage)
+		reason = res.reason
+		messages = append(messages, res.assistant)
+		if len(res.calls) == 0 {
+			r.stepFinish(reason, false, res)
+			break
+		}
+		results, pending := r.executeCalls(res.calls)
+		if r.stopped {
+			return
+		}
+		if len(results) > 0 {
+			messages = append(messages, model.ToolMessage(results...))
+		}
+		if pending {
+			r.stepFinish(model.FinishToolCalls, false, res)
+			reason = model.FinishToolCalls
+			break
+		}
+		more := step+1 < r.opts.maxSteps
+		r.stepFinish(model.FinishToolCalls, more, res)
+		reason = model.FinishToolCalls
+	}
+	r.finish(reason, false)
+}
+
+func (r *run) stepFinish(reason model.FinishReason, continued bool, res *stepResult) {
+	r.emit(stream.TypeStepFinish, stream.FromAgent, map[string]any{
+		"messageId":  r.messageID,
+		"stepResult": map[string]any{"reason": reason, "isContinued": continued},
+		"output":     map[string]any{"text": res.text, "toolCalls": res.toolCallPayloads(), "usage": res.usage},
+	})
+}
+
+func (r *run) finish(reason model.FinishReason, continued bool) {
+	r.emit(stream.TypeFinish, stream.FromAgent, map[string]any{
+		"messageId":  r.messageID,
+		"stepResult": map[string]any{"reason": reason, "isContinued": continued},
+		"output":     map[string]any{"usage": r.usage},
+	})
+}
+
+// stepResult is what one model call produced.
+type stepResult struct {
+	text      string
+	calls     []call
+	reason    model.FinishReason
+	usage     model.Usage
+	assistant model.Message
+}
+
+type call struct {
+	id, name string
+	args     json.RawMessage // nil when the model's text did not parse
+	rawArgs  string
+}
+
+func (s *stepResult) toolCallPayloads() []stream.ToolCallPayload {
+	out := []stream.ToolCallPayload{}
+	for _, c := range s.calls {
+		out = append(out, stream.ToolCallPayload{ToolCallID: c.id, ToolName: c.name, Args: argsOrEmpty(c.args)})
+	}
+	return out
+}
+
+func argsOrEmpty(a json.RawMessage) json.RawMessage {
+	if a == nil {
+		return json.RawMessage("{}")
+	}
+	return a
+}
+
+// callModel streams one model call, emitting its text and tool-input
+// chunks, and assembles the step.
+func (r *run) callModel(messages []model.Message) (*stepResult, error) {
+	req := &model.Request{Messages: messages, ToolChoice: r.opts.toolChoice, Settings: r.opts.settings}
+	m := compat.Model{Provider: r.agent.cfg.Model.Provider(), ModelID: r.agent.cfg.Model.ModelID()}
+	names := make([]string, 0, len(r.tools))
+	for name := range r.tools {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		t := r.tools[name]
+		ms := t.ModelSchema(m)
+		req.Tools = append(req.Tools, model.ToolDefinition{
+			Type: model.ToolTypeFunction, Name: name, Description: t.Description(), InputSchema: ms.Schema, Strict: t.Strict(),
+		})
+	}
+	res := &stepResult{reason: model.FinishUnknown}
+	var text strings.Builder
+	inputs := map[string]*strings.Builder{}
+	inputNames := map[string]string{}
+	synthesised := map[string]bool{}
+	var assistant []model.Part
+	for p, err := range r.agent.cfg.Model.Stream(r.ctx, req) {
+		if err != nil {
+			return nil, err
+		}
+		switch p.Type {
+		case model.PartTextStart:
+			r.emit(stream.TypeTextStart, stream.FromAgent, stream.TextPayload{ID: p.ID})
+		case model.PartTextDelta:
+			text.WriteString(p.Delta)
+			r.emit(stream.TypeTextDelta, stream.FromAgent, stream.TextPayload{ID: p.ID, Text: p.Delta})
+		case model.PartTextEnd:
+			r.emit(stream.TypeTextEnd, stream.FromAgent, stream.TextEndPayload{Type: stream.TypeTextEnd, ID: p.ID})
+		case model.PartReasoningStart, model.PartReasoningDelta, model.PartReasoningEnd:
+			r.emit(string(p.Type), stream.FromAgent, stream.TextPayload{ID: p.ID, Text: p.Delta})
+		case model.PartToolInputStart:
+			inputs[p.ID] = &strings.Builder{}
+			inputNames[p.ID] = p.ToolName
+			r.emit(stream.TypeToolCallInputStreamingStart, stream.FromAgent, stream.ToolInputStartPayload{ToolCallID: p.ID, ToolName: p.ToolName})
+		case model.PartToolInputDelta:
+			if b := inputs[p.ID]; b != nil {
+				b.WriteString(p.Delta)
+			}
+			r.emit(stream.TypeToolCallDelta, stream.FromAgent, stream.ToolCallDeltaPayload{ArgsTextDelta: p.Delta, ToolCallID: p.ID, ToolName: inputNames[p.ID]})
+		case model.PartToolInputEnd:
+			r.emit(stream.TypeToolCallInputStreamingEnd, stream.FromAgent, stream.ToolInputEndPayload{ToolCallID: p.ID})
+			// Mastra synthesises the tool-call chunk here from the deltas;
+			// the provider's own tool-call is merged into it, not repeated.
+			if b := inputs[p.ID]; b != nil {
+				c := newCall(p.ID, inputNames[p.ID], b.String())
+				res.calls = append(res.calls, c)
+				synthesised[p.ID] = true
+				r.emit(stream.TypeToolCall, stream.FromAgent, stream.ToolCallPayload{ToolCallID: c.id, ToolName: c.name, Args: argsOrEmpty(c.args)})
+			}
+		case model.PartToolCall:
+			if p.ProviderExecuted {
+				continue
+			}
+			if synthesised[p.ToolCallID] {
+				for i := range res.calls {
+					if res.calls[i].id == p.ToolCallID && strings.TrimSpace(res.calls[i].rawArgs) == "" && p.Input != "" {
+						res.calls[i] = newCall(p.ToolCallID, p.ToolName, p.Input)
+					}
+				}
+				continue
+			}
+			c := newCall(p.ToolCallID, p.ToolName, p.Input)
+			res.calls = append(res.calls, c)
+			r.emit(stream.TypeToolCall, stream.FromAgent, stream.ToolCallPayload{ToolCallID: c.id, ToolName: c.name, Args: argsOrEmpty(c.args)})
+		case model.PartFinish:
+			res.reason, res.usage = p.FinishReason, p.Usage
+		case model.PartError:
+			if p.Err != nil {
+				return nil, p.Err
+			}
+			return nil, errors.New("model stream error")
+		}
+		if r.stopped {
+			return nil, context.Canceled
+		}
+	}
+	res.text = text.String()
+	if res.text != "" {
+		assistant = append(assistant, model.Text(res.text))
+	}
+	for _, c := range res.calls {
+		assistant = append(assistant, model.ToolCall(c.id, c.name, argsOrEmpty(c.args)))
+	}
+	res.assistant = model.Assistant(assistant...)
+	return res, nil
+}
+
+// newCall parses a call's argument text: empty text is {}, text that is
+// not JSON leaves args nil (reported to the model).
+func newCall(id, name, text string) call {
+	c := call{id: id, name: name, rawArgs: text}
+	t := strings.TrimSpace(text)
+	switch {
+	case t == "":
+		c.args = json.RawMessage("{}")
+	case json.Valid([]byte(t)):
+		c.args = json.RawMessage(t)
+	}
+	return c
+}
+
+// callResult is one executed call's outcome.
+type callResult struct {
+	index   int
+	chunk   stream.Chunk
+	part    *model.ToolResultPart
+	pending bool // a client tool: no result
+}
+
+// event is what a call's goroutine sends the run: a chunk its tool wrote,
+// or its result. One channel keeps each call's events in order.
+type event struct {
+	chunk  stream.Chunk
+	result *callResult
+}
+
+// executeCalls runs the step's calls, at most ToolCallConcurrency at a
+// time, streaming tool-output chunks as tools write them and the results
+// in the model's call order. pending reports a client-tool call.
+func (r *run) executeCalls(calls []call) ([]model.ToolResultPart, bool) {
+	events := make(chan event, 16)
+	results := make([]*callResult, len(calls))
+	sem := make(chan struct{}, r.agent.cfg.ToolCallConcurrency)
+	var wg sync.WaitGroup
+	for i, c := range calls {
+		wg.Add(1)
+		go func(i int, c call) {
+			defer wg.Done()
+			select {
+			case sem <- struct{}{}:
+			case <-r.ctx.Done():
+				events <- event{result: &callResult{index: i, pending: true}}
+				return
+			}
+			res := r.executeOne(i, c, events)
+			<-sem
+			events <- event{result: res}
+		}(i, c)
+	}
+	go func() {
+		wg.Wait()
+		close(events)
+	}()
+	var out []model.ToolResultPart
+	pending := false
+	next := 0
+	for ev := range events {
+		if ev.result == nil {
+			r.send(ev.chunk)
+			continue
+		}
+		results[ev.result.index] = ev.result
+		for next < len(results) && results[next] != nil {
+			res := results[next]
+			next++
+			if res.pending {
+				pending = true
+				continue
+			}
+			r.send(res.chunk)
+			out = append(out, *res.part)
+		}
+	}
+	return out, pending
+}
+
+// send yields a chunk unless the consumer has stopped; stopping cancels
+// the run so running tools end.
+func (r *run) send(c stream.Chunk) {
+	if r.stopped {
+		return
+	}
+	if !r.yield(c, nil) {
+		r.stopped = true
+		r.cancel()
+	}
+}
+
+// chanWriter sends a tool's writes to the run as chunks.
+type chanWriter struct {
+	ctx    context.Context
+	runID  string
+	call   call
+	events chan<- event
+}
+
+func (w chanWriter) send(c stream.Chunk) error {
+	select {
+	case w.events <- event{chunk: c}:
+		return nil
+	case <-w.ctx.Done():
+		return w.ctx.Err()
+	}
+}
+
+func (w chanWriter) Write(data any) error {
+	return w.send(stream.Chunk{Type: stream.TypeToolOutput, RunID: w.runID, From: stream.FromUser,
+		Payload: stream.ToolOutputPayload{Output: data, ToolCallID: w.call.id, ToolName: w.call.name}})
+}
+
+func (w chanWriter) Custom(c tools.DataChunk) error {
+	if err := tools.CheckDataChunk(c); err != nil {
+		return err
+	}
+	return w.send(stream.Chunk{Type: c.Type, Data: c.Data, ID: c.ID, Transient: c.Transient})
+}
+
+func (r *run) executeOne(i int, c call, events chan<- event) *callResult {
+	t, ok := r.tools[c.name]
+	if !ok {
+		for _, cand := range r.tools {
+			if cand.ID() == c.name {
+				t, ok = cand, true
+				break
+			}
+		}
+	}
+	if !ok {
+		return r.errorResult(i, c, "ToolNotFoundError", toolNotFoundMessage(c.name, r.tools))
+	}
+	if t.IsClientTool() {
+		return &callResult{index: i, pending: true}
+	}
+	if c.args == nil {
+		return r.errorResult(i, c, "Error", `Tool "`+c.name+`" received invalid arguments — the provided JSON could not be parsed. Please provide valid JSON arguments.`)
+	}
+	inv := &tools.Invocation{
+		ToolCallID: c.id, ToolName: c.name, RunID: r.opts.runID,
+		RequestContext: r.opts.requestContext, Logger: r.agent.cfg.Logger,
+		Writer: chanWriter{ctx: r.ctx, runID: r.opts.runID, call: c, events: events},
+		Agent:  &tools.AgentInfo{AgentID: r.agent.cfg.ID},
+	}
+	ms := t.ModelSchema(compat.Model{Provider: r.agent.cfg.Model.Provider(), ModelID: r.agent.cfg.Model.ModelID()})
+	inv.PrepareInput = ms.PrepareInput
+	res, err := t.Execute(r.ctx, c.args, inv)
+	if err != nil {
+		return r.errorResult(i, c, "Error", err.Error())
+	}
+	raw, err := res.JSON()
+	if err != nil {
+		return r.errorResult(i, c, "Error", err.Error())
+	}
+	var result any
+	_ = json.Unmarshal(raw, &result)
+	output := model.JSONOutput(result)
+	var meta map[string]any
+	if mo, err := t.ModelOutput(r.ctx, c.name, res.Output, inv); err == nil && mo != nil {
+		output = *mo
+		meta = map[string]any{"mastra": map[string]any{"modelOutput": mo}}
+	}
+	t.Output(r.ctx, tools.OutputEvent{Output: res.Output, ToolName: c.name, ToolCallID: c.id})
+	return &callResult{
+		index: i,
+		chunk: stream.Chunk{Type: stream.TypeToolResult, RunID: r.opts.runID, From: stream.FromAgent, Payload: stream.ToolResultPayload{
+			Args: c.args, ToolCallID: c.id, ToolName: c.name, Result: json.RawMessage(raw), ProviderMetadata: meta,
+		}},
+		part: &model.ToolResultPart{ToolCallID: c.id, ToolName: c.name, Output: output},
+	}
+}
+
+func (r *run) errorResult(i int, c call, name, message string) *callResult {
+	return &callResult{
+		index: i,
+		chunk: stream.Chunk{Type: stream.TypeToolError, RunID: r.opts.runID, From: stream.FromAgent, Payload: stream.ToolErrorPayload{
+			ToolCallID: c.id, ToolName: c.name, Error: map[string]any{"name": name, "message": message}, Args: c.args,
+		}},
+		part: &model.ToolResultPart{ToolCallID: c.id, ToolName: c.name, Output: model.ErrorTextOutput(message)},
+	}
+}
+
+// toolNotFoundMessage is Mastra's text, literal ".." included when no tool
+// is available.
+func toolNotFoundMessage(name string, set map[string]*tools.Tool) string {
+	names := make([]string, 0, len(set))
+	for k := range set {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	available := ""
+	if len(names) > 0 {
+		available = " Available tools: " + strings.Join(names, ", ")
+	}
+	return `Tool "` + name + `" not found.` + available + `. Call tools by their exact name only — never add prefixes, namespaces, or colons.`
+}
+
+func inputMessages(input any) ([]model.Message, error) {
+	switch t := input.(type) {
+	case string:
+		return []model.Message{model.UserText(t)}, nil
+	case model.Message:
+		return []model.Message{t}, nil
+	case []model.Message:
+		return t, nil
+	}
+	return nil, fmt.Errorf("agent: input must be a string, a model.Message or a []model.Message, not %T", input)
+}
+
+func newID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	h := hex.EncodeToString(b[:])
+	return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
+}
