@@ -1,0 +1,438 @@
+package openai
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"iter"
+	"strings"
+	"time"
+
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
+	"github.com/openai/openai-go/v3/responses"
+	"github.com/openai/openai-go/v3/shared"
+
+	"github.com/gomastra/mastra/model"
+)
+
+// streamResponses runs one Responses API call (POST /responses, stream:
+// true) and yields the AI SDK's OpenAIResponsesLanguageModel parts.
+func (m *Model) streamResponses(ctx context.Context, req *model.Request) iter.Seq2[model.StreamPart, error] {
+	return func(yield func(model.StreamPart, error) bool) {
+		params, warnings, err := m.responsesParams(req)
+		if err != nil {
+			yield(model.StreamPart{}, err)
+			return
+		}
+		stream := m.client.Responses.NewStreaming(ctx, params, m.requestOptions(req)...)
+		defer stream.Close()
+
+		more := stream.Next()
+		if !more {
+			if err := stream.Err(); err != nil && !isStreamError(err) {
+				yield(model.StreamPart{}, wrapError(ctx, err))
+				return
+			}
+		}
+		if !yield(model.StreamPart{Type: model.PartStreamStart, Warnings: warnings}, nil) {
+			return
+		}
+		st := &responsesState{metaKey: m.metadataKey(), finishReason: model.FinishUnknown, calls: map[int64]*chatToolCall{}}
+		for ; more; more = stream.Next() {
+			if !st.event(stream.Current(), yield) {
+				return
+			}
+		}
+		if err := stream.Err(); err != nil {
+			if ctx.Err() != nil {
+				yield(model.StreamPart{}, ctx.Err())
+				return
+			}
+			yield(model.StreamPart{Type: model.PartError, Err: wrapError(ctx, err)}, nil)
+			return
+		}
+		if ctx.Err() != nil {
+			yield(model.StreamPart{}, ctx.Err())
+			return
+		}
+		md := map[string]any{}
+		if st.responseID != "" {
+			md["responseId"] = st.responseID
+		}
+		yield(model.StreamPart{
+			Type: model.PartFinish, FinishReason: st.finishReason, RawFinishReason: st.rawFinish,
+			Usage: st.usage, ProviderMetadata: model.ProviderMetadata{st.metaKey: md},
+		}, nil)
+	}
+}
+
+type responsesState struct {
+	metaKey      string
+	responseID   string
+	calls        map[int64]*chatToolCall // function calls by output index
+	hasCall      bool
+	finishReason model.FinishReason
+	rawFinish    string
+	usage        model.Usage
+}
+
+func (s *responsesState) event(e responses.ResponseStreamEventUnion, yield yieldFunc) bool {
+	switch e.Type {
+	case "response.created":
+		r := e.Response
+		s.responseID = r.ID
+		md := &model.ResponseMetadata{ID: r.ID, ModelID: string(r.Model)}
+		if r.CreatedAt != 0 {
+			md.Timestamp = time.Unix(int64(r.CreatedAt), 0).UTC()
+		}
+		return yield(model.StreamPart{Type: model.PartResponseMetadata, Response: md}, nil)
+	case "response.output_item.added":
+		switch it := e.Item; it.Type {
+		case "function_call":
+			call := &chatToolCall{id: it.CallID, name: it.Name}
+			s.calls[e.OutputIndex] = call
+			return yield(model.StreamPart{Type: model.PartToolInputStart, ID: call.id, ToolName: call.name}, nil)
+		case "message":
+			return yield(model.StreamPart{Type: model.PartTextStart, ID: it.ID, ProviderMetadata: s.item(it.ID)}, nil)
+		case "reasoning":
+			return yield(model.StreamPart{Type: model.PartReasoningStart, ID: it.ID + ":0", ProviderMetadata: s.item(it.ID)}, nil)
+		}
+	case "response.function_call_arguments.delta":
+		if call := s.calls[e.OutputIndex]; call != nil {
+			call.args = append(call.args, e.Delta...)
+			return yield(model.StreamPart{Type: model.PartToolInputDelta, ID: call.id, Delta: e.Delta}, nil)
+		}
+	case "response.output_text.delta":
+		return yield(model.StreamPart{Type: model.PartTextDelta, ID: e.ItemID, Delta: e.Delta}, nil)
+	case "response.reasoning_summary_text.delta":
+		return yield(model.StreamPart{Type: model.PartReasoningDelta, ID: fmt.Sprintf("%s:%d", e.ItemID, e.SummaryIndex), Delta: e.Delta, ProviderMetadata: s.item(e.ItemID)}, nil)
+	case "response.output_item.done":
+		switch it := e.Item; it.Type {
+		case "function_call":
+			s.hasCall = true
+			delete(s.calls, e.OutputIndex)
+			if !yield(model.StreamPart{Type: model.PartToolInputEnd, ID: it.CallID}, nil) {
+				return false
+			}
+			args := it.Arguments.OfString
+			if args == "" {
+				args = "{}"
+			}
+			return yield(model.StreamPart{Type: model.PartToolCall, ToolCallID: it.CallID, ToolName: it.Name, Input: args, ProviderMetadata: s.item(it.ID)}, nil)
+		case "message":
+			return yield(model.StreamPart{Type: model.PartTextEnd, ID: it.ID, ProviderMetadata: s.item(it.ID)}, nil)
+		case "reasoning":
+			return yield(model.StreamPart{Type: model.PartReasoningEnd, ID: it.ID + ":0", ProviderMetadata: s.item(it.ID)}, nil)
+		}
+	case "response.completed", "response.incomplete":
+		r := e.Response
+		s.rawFinish = r.IncompleteDetails.Reason
+		s.finishReason = mapResponsesFinishReason(r.IncompleteDetails.Reason, s.hasCall)
+		u := r.Usage
+		s.usage = model.Usage{
+			InputTokens: int(u.InputTokens), OutputTokens: int(u.OutputTokens), TotalTokens: int(u.TotalTokens),
+			CachedInputTokens: int(u.InputTokensDetails.CachedTokens), ReasoningTokens: int(u.OutputTokensDetails.ReasoningTokens),
+		}
+		if s.usage.TotalTokens == 0 {
+			s.usage.TotalTokens = s.usage.InputTokens + s.usage.OutputTokens
+		}
+	case "response.failed":
+		msg := e.Response.Error.Message
+		if msg == "" {
+			msg = "response failed"
+		}
+		yield(model.StreamPart{Type: model.PartError, Err: fmt.Errorf("openai: %s", msg)}, nil)
+		return false
+	case "error":
+		yield(model.StreamPart{Type: model.PartError, Err: fmt.Errorf("openai: %s (code %s)", e.Message, e.Code)}, nil)
+		return false
+	}
+	return true
+}
+
+func (s *responsesState) item(id string) model.ProviderMetadata {
+	return model.ProviderMetadata{s.metaKey: {"itemId": id}}
+}
+
+// mapResponsesFinishReason maps incomplete_details.reason as the AI SDK's
+// mapOpenAIResponseFinishReason does.
+func mapResponsesFinishReason(reason string, hasCall bool) model.FinishReason {
+	switch reason {
+	case "":
+		if hasCall {
+			return model.FinishToolCalls
+		}
+		return model.FinishStop
+	case "max_output_tokens":
+		return model.FinishLength
+	case "content_filter":
+		return model.FinishContentFilter
+	}
+	if hasCall {
+		return model.FinishToolCalls
+	}
+	return model.FinishUnknown
+}
+
+// requestOptions are the per-call options: headers and retries.
+func (m *Model) requestOptions(req *model.Request) []option.RequestOption {
+	var opts []option.RequestOption
+	for k, v := range req.Headers {
+		opts = append(opts, option.WithHeader(k, v))
+	}
+	if req.Settings.MaxRetries != nil {
+		opts = append(opts, option.WithMaxRetries(max(*req.Settings.MaxRetries, 0)))
+	}
+	return opts
+}
+
+func (m *Model) responsesParams(req *model.Request) (responses.ResponseNewParams, []model.Warning, error) {
+	var warnings []model.Warning
+	p := responses.ResponseNewParams{Model: shared.ResponsesModel(m.modelID)}
+	input, err := responsesInput(req.Messages)
+	if err != nil {
+		return p, nil, err
+	}
+	p.Input = responses.ResponseNewParamsInputUnion{OfInputItemList: input}
+
+	s := req.Settings
+	if s.MaxOutputTokens != nil {
+		p.MaxOutputTokens = openai.Int(int64(*s.MaxOutputTokens))
+	}
+	if s.Temperature != nil {
+		p.Temperature = openai.Float(*s.Temperature)
+	}
+	if s.TopP != nil {
+		p.TopP = openai.Float(*s.TopP)
+	}
+	for name, set := range map[string]bool{
+		"topK": s.TopK != nil, "seed": s.Seed != nil, "presencePenalty": s.PresencePenalty != nil,
+		"frequencyPenalty": s.FrequencyPenalty != nil, "stopSequences": len(s.StopSequences) > 0,
+	} {
+		if set {
+			warnings = append(warnings, model.Warning{Type: "unsupported-setting", Setting: name})
+		}
+	}
+	sortWarnings(warnings)
+
+	opts := m.providerOptions(req.ProviderOptions)
+	if rf := req.ResponseFormat; rf != nil && rf.Type == "json" {
+		if rf.Schema != nil {
+			raw, err := json.Marshal(rf.Schema)
+			if err != nil {
+				return p, nil, fmt.Errorf("openai: response format schema: %w", err)
+			}
+			var schema map[string]any
+			if err := json.Unmarshal(raw, &schema); err != nil {
+				return p, nil, fmt.Errorf("openai: response format schema: %w", err)
+			}
+			name := rf.Name
+			if name == "" {
+				name = "response"
+			}
+			js := &responses.ResponseFormatTextJSONSchemaConfigParam{Name: name, Schema: schema}
+			if rf.Description != "" {
+				js.Description = openai.String(rf.Description)
+			}
+			if b, ok := opts["strictJsonSchema"].(bool); ok {
+				js.Strict = openai.Bool(b)
+			}
+			p.Text.Format.OfJSONSchema = js
+		} else {
+			p.Text.Format.OfJSONObject = &shared.ResponseFormatJSONObjectParam{}
+		}
+	}
+
+	var tools []responses.ToolUnionParam
+	for _, d := range req.Tools {
+		switch {
+		case d.Type == "" || d.Type == model.ToolTypeFunction:
+			params := map[string]any{"type": "object", "properties": map[string]any{}}
+			if d.InputSchema != nil {
+				raw, err := json.Marshal(d.InputSchema)
+				if err != nil {
+					return p, nil, fmt.Errorf("openai: tool %q input schema: %w", d.Name, err)
+				}
+				params = nil
+				if err := json.Unmarshal(raw, &params); err != nil {
+					return p, nil, fmt.Errorf("openai: tool %q input schema: %w", d.Name, err)
+				}
+			}
+			ft := &responses.FunctionToolParam{Name: d.Name, Parameters: params}
+			if d.Description != "" {
+				ft.Description = openai.String(d.Description)
+			}
+			if d.Strict != nil {
+				ft.Strict = openai.Bool(*d.Strict)
+			}
+			tools = append(tools, responses.ToolUnionParam{OfFunction: ft})
+		case d.ID == "openai.web_search" || d.ID == "openai.web_search_preview":
+			tools = append(tools, responses.ToolUnionParam{OfWebSearch: &responses.WebSearchToolParam{Type: responses.WebSearchToolTypeWebSearch}})
+		default:
+			warnings = append(warnings, model.Warning{Type: "unsupported-tool", Details: d.Name})
+		}
+	}
+	if len(tools) > 0 {
+		p.Tools = tools
+		switch tc := req.ToolChoice; tc.Type {
+		case "":
+		case "auto", "none", "required":
+			p.ToolChoice.OfToolChoiceMode = openai.Opt(responses.ToolChoiceOptions(tc.Type))
+		case "tool":
+			p.ToolChoice.OfFunctionTool = &responses.ToolChoiceFunctionParam{Name: tc.ToolName}
+		default:
+			return p, nil, fmt.Errorf("openai: unsupported tool choice %q", tc.Type)
+		}
+	}
+
+	if b, ok := opts["parallelToolCalls"].(bool); ok {
+		p.ParallelToolCalls = openai.Bool(b)
+	}
+	if v, ok := opts["user"].(string); ok {
+		p.User = openai.String(v)
+	}
+	if b, ok := opts["store"].(bool); ok {
+		p.Store = openai.Bool(b)
+	}
+	if v, ok := opts["previousResponseId"].(string); ok {
+		p.PreviousResponseID = openai.String(v)
+	}
+	if v, ok := opts["instructions"].(string); ok {
+		p.Instructions = openai.String(v)
+	}
+	if v, ok := opts["reasoningEffort"].(string); ok {
+		p.Reasoning.Effort = shared.ReasoningEffort(v)
+	}
+	if v, ok := opts["reasoningSummary"].(string); ok {
+		p.Reasoning.Summary = shared.ReasoningSummary(v)
+	}
+	return p, warnings, nil
+}
+
+func sortWarnings(ws []model.Warning) {
+	for i := 1; i < len(ws); i++ {
+		for j := i; j > 0 && ws[j].Setting < ws[j-1].Setting; j-- {
+			ws[j], ws[j-1] = ws[j-1], ws[j]
+		}
+	}
+}
+
+// responsesInput converts a prompt to Responses input items.
+func responsesInput(msgs []model.Message) (responses.ResponseInputParam, error) {
+	var out responses.ResponseInputParam
+	for i, m := range msgs {
+		switch m.Role {
+		case model.RoleSystem:
+			out = append(out, responses.ResponseInputItemParamOfMessage(m.TextContent(), responses.EasyInputMessageRoleSystem))
+		case model.RoleUser:
+			var content responses.ResponseInputMessageContentListParam
+			for j, part := range m.Content {
+				switch {
+				case part.Type == model.MessageText:
+					content = append(content, responses.ResponseInputContentParamOfInputText(part.Text))
+				case part.Type == model.MessageImage || (part.Type == model.MessageFile && strings.HasPrefix(part.MediaType, "image/")):
+					mt := part.MediaType
+					if mt == "" || mt == "image/*" {
+						mt = "image/jpeg"
+					}
+					img := &responses.ResponseInputImageParam{Detail: responses.ResponseInputImageDetailAuto}
+					if d, ok := part.ProviderOptions["openai"]["imageDetail"].(string); ok {
+						img.Detail = responses.ResponseInputImageDetail(d)
+					}
+					if strings.HasPrefix(part.Data, "file-") {
+						img.FileID = openai.String(part.Data)
+					} else {
+						img.ImageURL = openai.String(dataURL(part.Data, mt))
+					}
+					content = append(content, responses.ResponseInputContentUnionParam{OfInputImage: img})
+				case part.Type == model.MessageFile:
+					f := &responses.ResponseInputFileParam{}
+					switch {
+					case strings.HasPrefix(part.Data, "file-"):
+						f.FileID = openai.String(part.Data)
+					case strings.HasPrefix(part.Data, "http://") || strings.HasPrefix(part.Data, "https://"):
+						f.FileURL = openai.String(part.Data)
+					default:
+						name := part.Filename
+						if name == "" {
+							name = fmt.Sprintf("part-%d", j)
+						}
+						f.Filename = openai.String(name)
+						f.FileData = openai.String(dataURL(part.Data, part.MediaType))
+					}
+					content = append(content, responses.ResponseInputContentUnionParam{OfInputFile: f})
+				default:
+					return nil, fmt.Errorf("openai: message %d part %d: user message part type %q is not supported", i, j, part.Type)
+				}
+			}
+			out = append(out, responses.ResponseInputItemParamOfMessage(content, responses.EasyInputMessageRoleUser))
+		case model.RoleAssistant:
+			for _, part := range m.Content {
+				switch part.Type {
+				case model.MessageText:
+					out = append(out, responses.ResponseInputItemParamOfMessage(part.Text, responses.EasyInputMessageRoleAssistant))
+				case model.MessageToolCall:
+					if part.ToolCall == nil || part.ToolCall.ProviderExecuted {
+						continue
+					}
+					out = append(out, responses.ResponseInputItemParamOfFunctionCall(jsonText(part.ToolCall.Input), part.ToolCall.ToolCallID, part.ToolCall.ToolName))
+				}
+			}
+		case model.RoleTool:
+			for _, part := range m.Content {
+				if part.Type != model.MessageToolResult || part.ToolResult == nil {
+					continue
+				}
+				tr := part.ToolResult
+				var item responses.ResponseInputItemUnionParam
+				if tr.Output.Type == model.OutputContent {
+					item = responses.ResponseInputItemParamOfFunctionCallOutput(functionOutputItems(tr.Output))
+				} else {
+					text, err := toolResultText(tr.Output)
+					if err != nil {
+						return nil, fmt.Errorf("openai: message %d: tool result %s: %w", i, tr.ToolCallID, err)
+					}
+					item = responses.ResponseInputItemParamOfFunctionCallOutput(text)
+				}
+				item.OfFunctionCallOutput.CallID = openai.String(tr.ToolCallID)
+				out = append(out, item)
+			}
+		default:
+			return nil, fmt.Errorf("openai: message %d: unsupported role %q", i, m.Role)
+		}
+	}
+	return out, nil
+}
+
+// functionOutputItems renders a "content" tool result as Responses
+// function_call_output items: text as input_text, images as input_image,
+// files as input_file; other parts as their JSON text.
+func functionOutputItems(o model.ToolResultOutput) responses.ResponseFunctionCallOutputItemListParam {
+	parts, _ := o.Value.([]model.ContentPart)
+	items := responses.ResponseFunctionCallOutputItemListParam{}
+	for _, p := range parts {
+		switch {
+		case p.Type == model.PartText:
+			items = append(items, responses.ResponseFunctionCallOutputItemParamOfInputText(p.Text))
+		case p.Type == model.PartImageURL:
+			items = append(items, responses.ResponseFunctionCallOutputItemUnionParam{OfInputImage: &responses.ResponseInputImageContentParam{ImageURL: openai.String(p.URL)}})
+		case p.Type == model.PartImageData || (p.Type == model.PartMedia && strings.HasPrefix(p.MediaType, "image/")):
+			mt := p.MediaType
+			if mt == "" {
+				mt = model.DefaultImageMediaType
+			}
+			items = append(items, responses.ResponseFunctionCallOutputItemUnionParam{OfInputImage: &responses.ResponseInputImageContentParam{ImageURL: openai.String(dataURL(p.Data, mt))}})
+		case p.Type == model.PartFileData || p.Type == model.PartMedia:
+			f := &responses.ResponseInputFileContentParam{FileData: openai.String(dataURL(p.Data, p.MediaType))}
+			if p.Filename != "" {
+				f.Filename = openai.String(p.Filename)
+			}
+			items = append(items, responses.ResponseFunctionCallOutputItemUnionParam{OfInputFile: f})
+		default:
+			b, _ := json.Marshal(p)
+			items = append(items, responses.ResponseFunctionCallOutputItemParamOfInputText(string(b)))
+		}
+	}
+	return items
+}
