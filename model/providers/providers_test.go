@@ -1,0 +1,45 @@
+package providers
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/gomastra/mastra/model"
+)
+
+func TestDefaultRouter(t *testing.T) {
+	env := map[string]string{
+		"OPENAI_API_KEY": "sk-o", "ANTHROPIC_API_KEY": "sk-a", "GOOGLE_GENERATIVE_AI_API_KEY": "g",
+		"XAI_API_KEY": "x", "OPENROUTER_API_KEY": "or", "GROQ_API_KEY": "gq", "DEEPSEEK_API_KEY": "ds",
+	}
+	r := Default(func(k string) string { return env[k] })
+	for id, provider := range map[string]string{
+		"openai/gpt-5.6-sol":                     "openai.responses",
+		"anthropic/claude-sonnet-4-5":            "anthropic.messages",
+		"google/gemini-2.5-flash":                "google.generative-ai",
+		"xai/grok-4":                             "xai.chat",
+		"openrouter/anthropic/claude-sonnet-4.5": "openrouter.chat",
+		"groq/llama-3.3-70b-versatile":           "groq.chat",
+		"deepseek/deepseek-chat":                 "deepseek.chat",
+		"ollama/llama3.2":                        "ollama.chat",
+	} {
+		m, err := r.ResolveID(id)
+		if err != nil {
+			t.Errorf("%s: %v", id, err)
+			continue
+		}
+		_, modelID, _ := model.ParseID(id)
+		if m.Provider() != provider || m.ModelID() != modelID {
+			t.Errorf("%s: provider %q model %q", id, m.Provider(), m.ModelID())
+		}
+	}
+	empty := Default(func(string) string { return "" })
+	var missing *model.MissingKeyError
+	if _, err := empty.ResolveID("anthropic/claude-sonnet-4-5"); !errors.As(err, &missing) || !strings.Contains(err.Error(), "ANTHROPIC_API_KEY") {
+		t.Errorf("missing key: %v", err)
+	}
+	if _, err := empty.ResolveID("ollama/llama3.2"); err != nil {
+		t.Errorf("ollama needs no key: %v", err)
+	}
+}
