@@ -201,16 +201,7 @@ func (m *Model) Stream(ctx context.Context, req *model.Request) iter.Seq2[model.
 				return
 			}
 		}
-		if err := stream.Err(); err != nil {
-			if ctx.Err() != nil {
-				yield(model.StreamPart{}, ctx.Err())
-				return
-			}
-			yield(model.StreamPart{Type: model.PartError, Err: wrapError(ctx, err)}, nil)
-			return
-		}
-		if ctx.Err() != nil {
-			yield(model.StreamPart{}, ctx.Err())
+		if streamFailed(ctx, stream.Err(), yield) {
 			return
 		}
 		st.flush(yield)
@@ -258,4 +249,19 @@ func wrapError(ctx context.Context, err error) error {
 func isStreamError(err error) bool {
 	var se *ssestream.StreamError
 	return errors.As(err, &se)
+}
+
+// streamFailed ends a stream that broke or was cancelled: a cancelled
+// context is returned as the error, a broken stream becomes an error part.
+// It reports whether the stream ended that way.
+func streamFailed(ctx context.Context, err error, yield func(model.StreamPart, error) bool) bool {
+	switch {
+	case err != nil && ctx.Err() == nil:
+		yield(model.StreamPart{Type: model.PartError, Err: wrapError(ctx, err)}, nil)
+		return true
+	case ctx.Err() != nil:
+		yield(model.StreamPart{}, ctx.Err())
+		return true
+	}
+	return false
 }

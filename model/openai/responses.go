@@ -44,16 +44,7 @@ func (m *Model) streamResponses(ctx context.Context, req *model.Request) iter.Se
 				return
 			}
 		}
-		if err := stream.Err(); err != nil {
-			if ctx.Err() != nil {
-				yield(model.StreamPart{}, ctx.Err())
-				return
-			}
-			yield(model.StreamPart{Type: model.PartError, Err: wrapError(ctx, err)}, nil)
-			return
-		}
-		if ctx.Err() != nil {
-			yield(model.StreamPart{}, ctx.Err())
+		if streamFailed(ctx, stream.Err(), yield) {
 			return
 		}
 		md := map[string]any{}
