@@ -11,9 +11,11 @@
 // errors as tool results, returned errors and panics as tool-error chunks,
 // unknown tools and malformed arguments reported to the model, parallel
 // calls under a concurrency limit, tool-output chunks from tool writers,
-// client tools ending the run with finishReason "tool-calls", maxSteps.
-// Hooks, approval, suspension, sub-agents, structured output and Mastra's
-// complete step-finish/finish payloads come next.
+// client tools ending the run with finishReason "tool-calls", maxSteps,
+// beforeToolCall/afterToolCall hooks merged per key, and the tools'
+// lifecycle callbacks (whose panics are logged, never fatal). Approval,
+// suspension, sub-agents, structured output and Mastra's complete
+// step-finish/finish payloads come next.
 package agent
 
 import (
@@ -43,7 +45,9 @@ type Config struct {
 	MaxSteps int
 	// ToolCallConcurrency bounds parallel tool calls (default 10).
 	ToolCallConcurrency int
-	Logger              *slog.Logger
+	// Hooks wrap tool calls; a run's WithHooks overrides them per key.
+	Hooks  Hooks
+	Logger *slog.Logger
 }
 
 // Agent is an agent. It is safe for concurrent use: runs share nothing
@@ -121,6 +125,7 @@ type runOptions struct {
 	runID          string
 	clientTools    tools.Set
 	settings       model.CallSettings
+	hooks          Hooks
 }
 
 // Option sets a run option.
@@ -164,6 +169,7 @@ func (a *Agent) options(opts []Option) runOptions {
 	if o.runID == "" {
 		o.runID = newID()
 	}
+	o.hooks = a.cfg.Hooks.merge(o.hooks)
 	return o
 }
 

@@ -56,6 +56,9 @@ type run struct {
 	messageID string
 	stopped   bool
 	usage     model.Usage
+	// inputMessages are this request's input messages, as callbacks see
+	// them.
+	inputMessages []any
 }
 
 func (r *run) emit(typ string, from stream.From, payload any) bool {
@@ -79,6 +82,9 @@ func (r *run) loop(input []model.Message) {
 		messages = append(messages, model.System(instructions))
 	}
 	messages = append(messages, input...)
+	for _, m := range input {
+		r.inputMessages = append(r.inputMessages, m)
+	}
 	reason := model.FinishStop
 	for step := 0; step < r.opts.maxSteps; step++ {
 		if !r.emit(stream.TypeStepStart, stream.FromAgent, stream.StepStartPayload{
@@ -207,10 +213,20 @@ func (r *run) callModel(messages []model.Message) (*stepResult, error) {
 		case model.PartToolInputStart:
 			inputs[p.ID] = &strings.Builder{}
 			inputNames[p.ID] = p.ToolName
+			if t := r.lookup(p.ToolName); t != nil {
+				safeCallback(r.agent.cfg.Logger, "onInputStart", func() {
+					t.InputStarted(r.ctx, tools.InputStartEvent{ToolCallID: p.ID, Messages: r.inputMessages})
+				})
+			}
 			r.emit(stream.TypeToolCallInputStreamingStart, stream.FromAgent, stream.ToolInputStartPayload{ToolCallID: p.ID, ToolName: p.ToolName})
 		case model.PartToolInputDelta:
 			if b := inputs[p.ID]; b != nil {
 				b.WriteString(p.Delta)
+			}
+			if t := r.lookup(inputNames[p.ID]); t != nil {
+				safeCallback(r.agent.cfg.Logger, "onInputDelta", func() {
+					t.InputDelta(r.ctx, tools.InputDeltaEvent{InputTextDelta: p.Delta, ToolCallID: p.ID, Messages: r.inputMessages})
+				})
 			}
 			r.emit(stream.TypeToolCallDelta, stream.FromAgent, stream.ToolCallDeltaPayload{ArgsTextDelta: p.Delta, ToolCallID: p.ID, ToolName: inputNames[p.ID]})
 		case model.PartToolInputEnd:
@@ -381,18 +397,31 @@ func (w chanWriter) Custom(c tools.DataChunk) error {
 	return w.send(stream.Chunk{Type: c.Type, Data: c.Data, ID: c.ID, Transient: c.Transient})
 }
 
-func (r *run) executeOne(i int, c call, events chan<- event) *callResult {
-	t, ok := r.tools[c.name]
-	if !ok {
-		for _, cand := range r.tools {
-			if cand.ID() == c.name {
-				t, ok = cand, true
-				break
-			}
+// lookup finds a tool by model-facing name, then by id (Mastra lets the
+// model call a tool by its id).
+func (r *run) lookup(name string) *tools.Tool {
+	if t, ok := r.tools[name]; ok {
+		return t
+	}
+	for _, t := range r.tools {
+		if t.ID() == name {
+			return t
 		}
 	}
-	if !ok {
+	return nil
+}
+
+func (r *run) executeOne(i int, c call, events chan<- event) *callResult {
+	t := r.lookup(c.name)
+	if t == nil {
 		return r.errorResult(i, c, "ToolNotFoundError", toolNotFoundMessage(c.name, r.tools))
+	}
+	if c.args != nil {
+		var input any
+		_ = json.Unmarshal(c.args, &input)
+		safeCallback(r.agent.cfg.Logger, "onInputAvailable", func() {
+			t.InputAvailable(r.ctx, tools.InputAvailableEvent[any]{Input: input, ToolCallID: c.id, Messages: r.inputMessages})
+		})
 	}
 	if t.IsClientTool() {
 		return &callResult{index: i, pending: true}
@@ -400,8 +429,23 @@ func (r *run) executeOne(i int, c call, events chan<- event) *callResult {
 	if c.args == nil {
 		return r.errorResult(i, c, "Error", `Tool "`+c.name+`" received invalid arguments — the provided JSON could not be parsed. Please provide valid JSON arguments.`)
 	}
+	hc := HookCall{ToolName: c.name, ToolCallID: c.id, Input: c.args, AgentID: r.agent.cfg.ID, AgentName: r.agent.cfg.Name}
+	if before := r.opts.hooks.BeforeToolCall; before != nil {
+		var skip *Skip
+		err := callHook("beforeToolCall", func() (err error) { skip, err = before(r.ctx, hc); return err })
+		if err != nil {
+			return r.errorResult(i, c, "Error", err.Error())
+		}
+		if skip != nil {
+			raw, err := json.Marshal(skip.Output)
+			if err != nil {
+				return r.errorResult(i, c, "Error", err.Error())
+			}
+			return r.resultOf(i, c, raw, nil)
+		}
+	}
 	inv := &tools.Invocation{
-		ToolCallID: c.id, ToolName: c.name, RunID: r.opts.runID,
+		ToolCallID: c.id, ToolName: c.name, RunID: r.opts.runID, Messages: r.inputMessages,
 		RequestContext: r.opts.requestContext, Logger: r.agent.cfg.Logger,
 		Writer: chanWriter{ctx: r.ctx, runID: r.opts.runID, call: c, events: events},
 		Agent:  &tools.AgentInfo{AgentID: r.agent.cfg.ID},
@@ -409,6 +453,15 @@ func (r *run) executeOne(i int, c call, events chan<- event) *callResult {
 	ms := t.ModelSchema(compat.Model{Provider: r.agent.cfg.Model.Provider(), ModelID: r.agent.cfg.Model.ModelID()})
 	inv.PrepareInput = ms.PrepareInput
 	res, err := t.Execute(r.ctx, c.args, inv)
+	var output any
+	if res != nil {
+		output = res.Output
+	}
+	if after := r.opts.hooks.AfterToolCall; after != nil {
+		if herr := callHook("afterToolCall", func() error { return after(r.ctx, hc, output, err) }); herr != nil && err == nil {
+			err = herr
+		}
+	}
 	if err != nil {
 		return r.errorResult(i, c, "Error", err.Error())
 	}
@@ -416,21 +469,32 @@ func (r *run) executeOne(i int, c call, events chan<- event) *callResult {
 	if err != nil {
 		return r.errorResult(i, c, "Error", err.Error())
 	}
-	var result any
-	_ = json.Unmarshal(raw, &result)
-	output := model.JSONOutput(result)
 	var meta map[string]any
-	if mo, err := t.ModelOutput(r.ctx, c.name, res.Output, inv); err == nil && mo != nil {
-		output = *mo
+	mo, merr := t.ModelOutput(r.ctx, c.name, res.Output, inv)
+	if merr == nil && mo != nil {
 		meta = map[string]any{"mastra": map[string]any{"modelOutput": mo}}
 	}
-	t.Output(r.ctx, tools.OutputEvent{Output: res.Output, ToolName: c.name, ToolCallID: c.id})
+	safeCallback(r.agent.cfg.Logger, "onOutput", func() {
+		t.Output(r.ctx, tools.OutputEvent{Output: res.Output, ToolName: c.name, ToolCallID: c.id})
+	})
+	cr := r.resultOf(i, c, raw, meta)
+	if mo != nil && merr == nil {
+		cr.part.Output = *mo
+	}
+	return cr
+}
+
+// resultOf builds a tool-result chunk and the part the model sees (the
+// JSON result, unless toModelOutput mapped it).
+func (r *run) resultOf(i int, c call, raw []byte, meta map[string]any) *callResult {
+	var result any
+	_ = json.Unmarshal(raw, &result)
 	return &callResult{
 		index: i,
 		chunk: stream.Chunk{Type: stream.TypeToolResult, RunID: r.opts.runID, From: stream.FromAgent, Payload: stream.ToolResultPayload{
 			Args: c.args, ToolCallID: c.id, ToolName: c.name, Result: json.RawMessage(raw), ProviderMetadata: meta,
 		}},
-		part: &model.ToolResultPart{ToolCallID: c.id, ToolName: c.name, Output: output},
+		part: &model.ToolResultPart{ToolCallID: c.id, ToolName: c.name, Output: model.JSONOutput(result)},
 	}
 }
 
