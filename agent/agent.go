@@ -26,6 +26,8 @@ import (
 	"regexp"
 	"sort"
 
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/gomastra/mastra/model"
 	"github.com/gomastra/mastra/tools"
 )
@@ -48,6 +50,9 @@ type Config struct {
 	// Hooks wrap tool calls; a run's WithHooks overrides them per key.
 	Hooks  Hooks
 	Logger *slog.Logger
+	// Tracer makes the run's spans (default: the global provider's, and
+	// none at all when no provider is installed).
+	Tracer trace.Tracer
 }
 
 // Agent is an agent. It is safe for concurrent use: runs share nothing

@@ -70,6 +70,8 @@ func (r *run) emit(typ string, from stream.From, payload any) bool {
 }
 
 func (r *run) loop(input []model.Message) {
+	span := r.startRunSpan()
+	defer span.End()
 	if !r.emit(stream.TypeStart, stream.FromAgent, stream.StartPayload{ID: r.agent.cfg.ID, MessageID: r.messageID}) {
 		return
 	}
@@ -92,7 +94,9 @@ func (r *run) loop(input []model.Message) {
 		}) {
 			return
 		}
-		res, err := r.callModel(messages)
+		mctx, mspan := r.startModelSpan()
+		res, err := r.callModel(mctx, messages)
+		endModelSpan(mspan, res, err)
 		if err != nil {
 			if r.stopped || r.ctx.Err() != nil {
 				return
@@ -175,7 +179,7 @@ func argsOrEmpty(a json.RawMessage) json.RawMessage {
 
 // callModel streams one model call, emitting its text and tool-input
 // chunks, and assembles the step.
-func (r *run) callModel(messages []model.Message) (*stepResult, error) {
+func (r *run) callModel(ctx context.Context, messages []model.Message) (*stepResult, error) {
 	req := &model.Request{Messages: messages, ToolChoice: r.opts.toolChoice, Settings: r.opts.settings}
 	m := compat.Model{Provider: r.agent.cfg.Model.Provider(), ModelID: r.agent.cfg.Model.ModelID()}
 	names := make([]string, 0, len(r.tools))
@@ -196,7 +200,7 @@ func (r *run) callModel(messages []model.Message) (*stepResult, error) {
 	inputNames := map[string]string{}
 	synthesised := map[string]bool{}
 	var assistant []model.Part
-	for p, err := range r.agent.cfg.Model.Stream(r.ctx, req) {
+	for p, err := range r.agent.cfg.Model.Stream(ctx, req) {
 		if err != nil {
 			return nil, err
 		}
@@ -445,6 +449,7 @@ func (r *run) executeOne(i int, c call, events chan<- event) *callResult {
 		}
 	}
 	inv := &tools.Invocation{
+		Tracer:     r.agent.cfg.Tracer,
 		ToolCallID: c.id, ToolName: c.name, RunID: r.opts.runID, Messages: r.inputMessages,
 		RequestContext: r.opts.requestContext, Logger: r.agent.cfg.Logger,
 		Writer: chanWriter{ctx: r.ctx, runID: r.opts.runID, call: c, events: events},
