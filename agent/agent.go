@@ -88,12 +88,24 @@ func New(cfg Config) (*Agent, error) {
 // ID returns the agent's id.
 func (a *Agent) ID() string { return a.cfg.ID }
 
-var unsafeToolName = regexp.MustCompile(`[^a-zA-Z0-9_-]`)
+var (
+	unsafeToolName = regexp.MustCompile(`[^a-zA-Z0-9_-]`)
+	validToolName  = regexp.MustCompile(`^[a-zA-Z_][a-zA-Z0-9_-]{0,62}$`)
+)
 
-// SanitizeToolName makes a record key acceptable to every provider: only
-// letters, digits, '_' and '-', at most 63 characters.
+// SanitizeToolName makes a record key acceptable to every provider, as
+// Mastra's formatTools does: a valid key (a letter or '_' first, then
+// letters, digits, '_' and '-', at most 63 characters) is kept; otherwise
+// invalid characters become '_', a '_' is prefixed when the first
+// character is not a letter or '_', and the result is cut to 63.
 func SanitizeToolName(name string) string {
+	if validToolName.MatchString(name) {
+		return name
+	}
 	s := unsafeToolName.ReplaceAllString(name, "_")
+	if s == "" || !(s[0] == '_' || s[0] >= 'a' && s[0] <= 'z' || s[0] >= 'A' && s[0] <= 'Z') {
+		s = "_" + s
+	}
 	if len(s) > 63 {
 		s = s[:63]
 	}
@@ -114,7 +126,7 @@ func sanitizeTools(set tools.Set) (map[string]*tools.Tool, error) {
 		}
 		name := SanitizeToolName(k)
 		if _, dup := out[name]; dup {
-			return nil, fmt.Errorf("tool names collide after sanitising: %q becomes %q", k, name)
+			return nil, fmt.Errorf("AGENT_TOOL_NAME_COLLISION: Two or more tools resolve to the same name %q (from %q)", name, k)
 		}
 		out[name] = set[k]
 	}
@@ -131,6 +143,10 @@ type runOptions struct {
 	clientTools    tools.Set
 	settings       model.CallSettings
 	hooks          Hooks
+	stopWhen       []StopCondition
+	activeTools    []string
+	toolsets       []tools.Set
+	prepareStep    func(ctx context.Context, s PrepareStep) (*StepOverrides, error)
 }
 
 // Option sets a run option.
@@ -185,10 +201,13 @@ func (a *Agent) runTools(o runOptions) (map[string]*tools.Tool, error) {
 	for k, t := range a.cfg.Tools {
 		set[k] = t
 	}
+	for _, ts := range o.toolsets {
+		for k, t := range ts {
+			set[k] = t
+		}
+	}
 	for k, t := range o.clientTools {
 		set[k] = t
 	}
 	return sanitizeTools(set)
 }
-
-var _ = context.Background

@@ -40,7 +40,7 @@ func (a *Agent) Stream(ctx context.Context, input any, opts ...Option) iter.Seq2
 		}
 		ctx, cancel := context.WithCancel(ctx)
 		defer cancel()
-		r := &run{agent: a, opts: o, tools: toolset, yield: yield, ctx: ctx, cancel: cancel, messageID: newID()}
+		r := &run{agent: a, opts: o, tools: toolset, yield: yield, ctx: ctx, cancel: cancel, messageID: newID(), model: a.cfg.Model}
 		r.loop(msgs)
 	}
 }
@@ -59,6 +59,10 @@ type run struct {
 	// inputMessages are this request's input messages, as callbacks see
 	// them.
 	inputMessages []any
+	// model and active are the current step's model and offered tools.
+	model  model.LanguageModel
+	active map[string]*tools.Tool
+	steps  []StepInfo
 }
 
 func (r *run) emit(typ string, from stream.From, payload any) bool {
@@ -88,15 +92,19 @@ func (r *run) loop(input []model.Message) {
 		r.inputMessages = append(r.inputMessages, m)
 	}
 	reason := model.FinishStop
-	for step := 0; step < r.opts.maxSteps; step++ {
+	for step := 0; ; step++ {
 		if !r.emit(stream.TypeStepStart, stream.FromAgent, stream.StepStartPayload{
 			Request: map[string]any{}, Warnings: []any{}, MessageID: r.messageID, StartedAt: time.Now().UnixMilli(),
 		}) {
 			return
 		}
-		mctx, mspan := r.startModelSpan()
-		res, err := r.callModel(mctx, messages)
-		endModelSpan(mspan, res, err)
+		stepMessages, toolChoice, err := r.prepare(step, messages, instructions)
+		var res *stepResult
+		if err == nil {
+			mctx, mspan := r.startModelSpan()
+			res, err = r.callModel(mctx, stepMessages, toolChoice)
+			endModelSpan(mspan, res, err)
+		}
 		if err != nil {
 			if r.stopped || r.ctx.Err() != nil {
 				return
@@ -108,6 +116,7 @@ func (r *run) loop(input []model.Message) {
 		r.usage = r.usage.Add(res.usage)
 		reason = res.reason
 		messages = append(messages, res.assistant)
+		r.steps = append(r.steps, res.info(step))
 		if len(res.calls) == 0 {
 			r.stepFinish(reason, false, res)
 			break
@@ -119,16 +128,67 @@ func (r *run) loop(input []model.Message) {
 		if len(results) > 0 {
 			messages = append(messages, model.ToolMessage(results...))
 		}
-		if pending {
-			r.stepFinish(model.FinishToolCalls, false, res)
+		// Mastra continues after tool calls unless the model stopped for
+		// an error, the length limit or a content filter.
+		continues := !pending && reason != model.FinishError && reason != model.FinishLength && reason != model.FinishContentFilter
+		if continues && (step+1 >= r.opts.maxSteps || r.stopWhen()) {
+			continues = false
+		}
+		if reason == model.FinishStop {
 			reason = model.FinishToolCalls
+		}
+		r.stepFinish(reason, continues, res)
+		if !continues {
 			break
 		}
-		more := step+1 < r.opts.maxSteps
-		r.stepFinish(model.FinishToolCalls, more, res)
-		reason = model.FinishToolCalls
 	}
 	r.finish(reason, false)
+}
+
+// stopWhen reports whether a stop condition holds after the last step.
+func (r *run) stopWhen() bool {
+	for _, cond := range r.opts.stopWhen {
+		if cond(r.steps) {
+			return true
+		}
+	}
+	return false
+}
+
+// prepare applies prepareStep to a step: its model, offered tools, tool
+// choice and instructions.
+func (r *run) prepare(step int, messages []model.Message, instructions string) ([]model.Message, model.ToolChoice, error) {
+	r.model = r.agent.cfg.Model
+	active := r.opts.activeTools
+	choice := r.opts.toolChoice
+	if r.opts.prepareStep != nil {
+		ov, err := r.opts.prepareStep(r.ctx, PrepareStep{
+			StepNumber: step, Steps: append([]StepInfo(nil), r.steps...), Model: r.model, ToolChoice: choice, ActiveTools: active,
+		})
+		if err != nil {
+			return nil, choice, err
+		}
+		if ov != nil {
+			if ov.Model != nil {
+				r.model = ov.Model
+			}
+			if ov.ToolChoice != nil {
+				choice = *ov.ToolChoice
+			}
+			if ov.ActiveTools != nil {
+				active = ov.ActiveTools
+			}
+			if ov.Instructions != nil {
+				rest := messages
+				if len(rest) > 0 && rest[0].Role == model.RoleSystem {
+					rest = rest[1:]
+				}
+				messages = append([]model.Message{model.System(*ov.Instructions)}, rest...)
+			}
+		}
+	}
+	r.active = activeSet(r.tools, active)
+	return messages, choice, nil
 }
 
 func (r *run) stepFinish(reason model.FinishReason, continued bool, res *stepResult) {
@@ -162,6 +222,14 @@ type call struct {
 	rawArgs  string
 }
 
+func (s *stepResult) info(step int) StepInfo {
+	info := StepInfo{StepNumber: step, Text: s.text, FinishReason: s.reason, Usage: s.usage}
+	for _, c := range s.calls {
+		info.ToolCalls = append(info.ToolCalls, ToolCallInfo{ToolCallID: c.id, ToolName: c.name, Args: c.args})
+	}
+	return info
+}
+
 func (s *stepResult) toolCallPayloads() []stream.ToolCallPayload {
 	out := []stream.ToolCallPayload{}
 	for _, c := range s.calls {
@@ -179,16 +247,16 @@ func argsOrEmpty(a json.RawMessage) json.RawMessage {
 
 // callModel streams one model call, emitting its text and tool-input
 // chunks, and assembles the step.
-func (r *run) callModel(ctx context.Context, messages []model.Message) (*stepResult, error) {
-	req := &model.Request{Messages: messages, ToolChoice: r.opts.toolChoice, Settings: r.opts.settings}
-	m := compat.Model{Provider: r.agent.cfg.Model.Provider(), ModelID: r.agent.cfg.Model.ModelID()}
-	names := make([]string, 0, len(r.tools))
-	for name := range r.tools {
+func (r *run) callModel(ctx context.Context, messages []model.Message, choice model.ToolChoice) (*stepResult, error) {
+	req := &model.Request{Messages: messages, ToolChoice: choice, Settings: r.opts.settings}
+	m := compat.Model{Provider: r.model.Provider(), ModelID: r.model.ModelID()}
+	names := make([]string, 0, len(r.active))
+	for name := range r.active {
 		names = append(names, name)
 	}
 	sort.Strings(names)
 	for _, name := range names {
-		t := r.tools[name]
+		t := r.active[name]
 		ms := t.ModelSchema(m)
 		req.Tools = append(req.Tools, model.ToolDefinition{
 			Type: model.ToolTypeFunction, Name: name, Description: t.Description(), InputSchema: ms.Schema, Strict: t.Strict(),
@@ -200,7 +268,7 @@ func (r *run) callModel(ctx context.Context, messages []model.Message) (*stepRes
 	inputNames := map[string]string{}
 	synthesised := map[string]bool{}
 	var assistant []model.Part
-	for p, err := range r.agent.cfg.Model.Stream(ctx, req) {
+	for p, err := range r.model.Stream(ctx, req) {
 		if err != nil {
 			return nil, err
 		}
@@ -281,18 +349,9 @@ func (r *run) callModel(ctx context.Context, messages []model.Message) (*stepRes
 	return res, nil
 }
 
-// newCall parses a call's argument text: empty text is {}, text that is
-// not JSON leaves args nil (reported to the model).
+// newCall parses a call's argument text (parseArgs).
 func newCall(id, name, text string) call {
-	c := call{id: id, name: name, rawArgs: text}
-	t := strings.TrimSpace(text)
-	switch {
-	case t == "":
-		c.args = json.RawMessage("{}")
-	case json.Valid([]byte(t)):
-		c.args = json.RawMessage(t)
-	}
-	return c
+	return call{id: id, name: name, rawArgs: text, args: parseArgs(text)}
 }
 
 // callResult is one executed call's outcome.
@@ -404,10 +463,10 @@ func (w chanWriter) Custom(c tools.DataChunk) error {
 // lookup finds a tool by model-facing name, then by id (Mastra lets the
 // model call a tool by its id).
 func (r *run) lookup(name string) *tools.Tool {
-	if t, ok := r.tools[name]; ok {
+	if t, ok := r.active[name]; ok {
 		return t
 	}
-	for _, t := range r.tools {
+	for _, t := range r.active {
 		if t.ID() == name {
 			return t
 		}
@@ -418,7 +477,7 @@ func (r *run) lookup(name string) *tools.Tool {
 func (r *run) executeOne(i int, c call, events chan<- event) *callResult {
 	t := r.lookup(c.name)
 	if t == nil {
-		return r.errorResult(i, c, "ToolNotFoundError", toolNotFoundMessage(c.name, r.tools))
+		return r.errorResult(i, c, "ToolNotFoundError", toolNotFoundMessage(c.name, r.active))
 	}
 	if c.args != nil {
 		var input any
@@ -455,7 +514,7 @@ func (r *run) executeOne(i int, c call, events chan<- event) *callResult {
 		Writer: chanWriter{ctx: r.ctx, runID: r.opts.runID, call: c, events: events},
 		Agent:  &tools.AgentInfo{AgentID: r.agent.cfg.ID},
 	}
-	ms := t.ModelSchema(compat.Model{Provider: r.agent.cfg.Model.Provider(), ModelID: r.agent.cfg.Model.ModelID()})
+	ms := t.ModelSchema(compat.Model{Provider: r.model.Provider(), ModelID: r.model.ModelID()})
 	inv.PrepareInput = ms.PrepareInput
 	res, err := t.Execute(r.ctx, c.args, inv)
 	var output any

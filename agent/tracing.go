@@ -55,7 +55,7 @@ func (r *run) startModelSpan() (context.Context, trace.Span) {
 	if t == nil {
 		return r.ctx, noop.Span{}
 	}
-	m := r.agent.cfg.Model
+	m := r.model
 	return t.Start(r.ctx, "chat "+m.ModelID(), trace.WithSpanKind(trace.SpanKindClient), trace.WithAttributes(
 		attribute.String("gen_ai.operation.name", "chat"),
 		attribute.String("gen_ai.provider.name", m.Provider()),

@@ -1,0 +1,83 @@
+package agent
+
+import (
+	"context"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/gomastra/mastra/model"
+	"github.com/gomastra/mastra/model/mock"
+	"github.com/gomastra/mastra/tools"
+)
+
+func offered(req *model.Request) []string {
+	var names []string
+	for _, t := range req.Tools {
+		names = append(names, t.Name)
+	}
+	return names
+}
+
+func TestActiveToolsAndToolsets(t *testing.T) {
+	mul := tools.New(tools.Config[addIn, addOut]{ID: "mul", Execute: func(_ tools.Context, in addIn) (addOut, error) { return addOut{Sum: in.A * in.B}, nil }})
+	m := mock.New(mock.Step{ToolCalls: []mock.ToolCall{{ID: "c1", Name: "add", Args: `{"a":1,"b":2}`}}}, mock.Step{Text: "no"})
+	a := newAgent(t, m, tools.Set{"add": addTool()})
+	out, err := a.Generate(context.Background(), "go", WithToolsets(tools.Set{"mul": mul}), WithActiveTools("mul"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff([]string{"mul"}, offered(m.Calls()[0])); d != "" {
+		t.Errorf("offered tools (-want +got):\n%s", d)
+	}
+	want := []string{`Tool "add" not found. Available tools: mul. Call tools by their exact name only — never add prefixes, namespaces, or colons.`}
+	if d := cmp.Diff(want, toolErrors(out.Chunks)); d != "" {
+		t.Errorf("an inactive tool is not found (-want +got):\n%s", d)
+	}
+}
+
+func TestStopWhen(t *testing.T) {
+	m := mock.New(mock.Step{ToolCalls: []mock.ToolCall{{Name: "add", Args: `{"a":1,"b":1}`}}}).RepeatLast()
+	out, err := newAgent(t, m, tools.Set{"add": addTool()}).Generate(context.Background(), "loop",
+		WithMaxSteps(10), WithStopWhen(StepCountIs(2)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Calls()) != 2 || out.FinishReason != model.FinishToolCalls {
+		t.Errorf("%d model calls (want 2), reason %s", len(m.Calls()), out.FinishReason)
+	}
+	m = mock.New(mock.Step{ToolCalls: []mock.ToolCall{{Name: "add", Args: `{"a":1,"b":1}`}}}).RepeatLast()
+	if _, err := newAgent(t, m, tools.Set{"add": addTool()}).Generate(context.Background(), "loop", WithStopWhen(HasToolCall("add"))); err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Calls()) != 1 {
+		t.Errorf("HasToolCall: %d model calls", len(m.Calls()))
+	}
+}
+
+func TestPrepareStep(t *testing.T) {
+	first := mock.New(mock.Step{ToolCalls: []mock.ToolCall{{Name: "add", Args: `{"a":1,"b":1}`}}})
+	second := mock.New(mock.Step{Text: "from the second model"}).WithID("other", "other-model")
+	a := newAgent(t, first, tools.Set{"add": addTool()})
+	none := model.ToolChoiceNone
+	out, err := a.Generate(context.Background(), "go", WithPrepareStep(func(_ context.Context, s PrepareStep) (*StepOverrides, error) {
+		if s.StepNumber == 0 {
+			return nil, nil
+		}
+		if len(s.Steps) != 1 || s.Steps[0].ToolCalls[0].ToolName != "add" {
+			t.Errorf("prepareStep sees the earlier steps: %+v", s.Steps)
+		}
+		instr := "Answer now."
+		return &StepOverrides{Model: second, ToolChoice: &none, ActiveTools: []string{}, Instructions: &instr}, nil
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Text != "from the second model" || len(second.Calls()) != 1 {
+		t.Fatalf("the second step must use the second model: %q", out.Text)
+	}
+	req := second.Calls()[0]
+	if req.ToolChoice != none || len(req.Tools) != 0 || req.Messages[0].TextContent() != "Answer now." {
+		t.Errorf("step overrides not applied: choice %+v, tools %v, system %q", req.ToolChoice, offered(req), req.Messages[0].TextContent())
+	}
+}
