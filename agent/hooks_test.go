@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/gomastra/mastra/model"
 	"github.com/gomastra/mastra/model/mock"
 	"github.com/gomastra/mastra/stream"
 	"github.com/gomastra/mastra/tools"
@@ -118,5 +119,41 @@ func TestLifecycleCallbacks(t *testing.T) {
 	}
 	if out.Text != "3" || len(toolErrors(out.Chunks)) != 0 {
 		t.Errorf("a panicking callback must not fail the call: %+v", out)
+	}
+}
+
+// A client ran an execute-less server tool; the follow-up request carries
+// the result, which the model sees through the server tool's toModelOutput.
+func TestFollowUpToolResultsAreMappedOnIngestion(t *testing.T) {
+	pick := tools.New(tools.Config[struct {
+		Options []string `json:"options"`
+	}, struct {
+		Choice string `json:"choice"`
+	}]{
+		ID: "pick",
+		ToModelOutput: func(_ context.Context, out struct {
+			Choice string `json:"choice"`
+		}) (*model.ToolResultOutput, error) {
+			o := model.TextOutput("the user picked " + out.Choice)
+			return &o, nil
+		},
+	})
+	m := mock.New(mock.Step{Text: "Great choice."})
+	a := newAgent(t, m, tools.Set{"pick": pick})
+	history := []model.Message{
+		model.UserText("choose"),
+		model.Assistant(model.ToolCall("c1", "pick", json.RawMessage(`{"options":["a","b"]}`))),
+		model.ToolMessage(model.ToolResultPart{ToolCallID: "c1", ToolName: "pick", Output: model.JSONOutput(map[string]any{"choice": "b"})}),
+	}
+	if _, err := a.Generate(context.Background(), history); err != nil {
+		t.Fatal(err)
+	}
+	req := m.Calls()[0]
+	got := req.Messages[len(req.Messages)-1].Content[0].ToolResult.Output
+	if got.Type != model.OutputText || got.Value != "the user picked b" {
+		t.Errorf("the model saw %+v", got)
+	}
+	if history[2].Content[0].ToolResult.Output.Type != model.OutputJSON {
+		t.Error("the caller's messages were modified")
 	}
 }

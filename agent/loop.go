@@ -87,6 +87,8 @@ func (r *run) loop(input []model.Message) {
 	if instructions != "" {
 		messages = append(messages, model.System(instructions))
 	}
+	r.active = activeSet(r.tools, r.opts.activeTools)
+	input = r.ingestToolResults(input)
 	messages = append(messages, input...)
 	for _, m := range input {
 		r.inputMessages = append(r.inputMessages, m)
