@@ -62,21 +62,25 @@ func (n *node) scan(s *scanner, depth int) bool {
 	if !n.fastOK() {
 		return false
 	}
+	types := n.types
+	if types == 0 { // no "type": any JSON value, under the other keywords
+		types = tNull | tBoolean | tObject | tArray | tNumber | tString
+	}
 	switch c := s.data[s.i]; {
 	case c == '{':
-		return n.types&tObject != 0 && n.scanObject(s, depth)
+		return types&tObject != 0 && n.scanObject(s, depth)
 	case c == '[':
-		return n.types&tArray != 0 && n.scanArray(s, depth)
+		return types&tArray != 0 && n.scanArray(s, depth)
 	case c == '"':
-		return n.types&tString != 0 && n.scanString(s)
+		return types&tString != 0 && n.scanString(s)
 	case c == 't':
-		return n.types&tBoolean != 0 && s.literal("true")
+		return types&tBoolean != 0 && s.literal("true")
 	case c == 'f':
-		return n.types&tBoolean != 0 && s.literal("false")
+		return types&tBoolean != 0 && s.literal("false")
 	case c == 'n':
-		return n.types&tNull != 0 && s.literal("null")
+		return types&tNull != 0 && s.literal("null")
 	case c == '-' || (c >= '0' && c <= '9'):
-		return n.types&(tNumber|tInteger) != 0 && n.scanNumber(s)
+		return types&(tNumber|tInteger) != 0 && n.scanNumber(s)
 	}
 	return false
 }

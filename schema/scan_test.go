@@ -75,3 +75,18 @@ func FuzzFastPathAgreesWithValidate(f *testing.F) {
 		}
 	})
 }
+
+func TestRawMessageFieldsAcceptAnyJSON(t *testing.T) {
+	type withRaw struct {
+		Args json.RawMessage `json:"args"`
+	}
+	c, err := For[withRaw]()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range []any{map[string]any{"args": map[string]any{"a": 1.0}}, map[string]any{"args": []any{1.0}}, map[string]any{"args": "x"}} {
+		if _, issues := c.Validate(v); len(issues) > 0 {
+			t.Errorf("%v: %v", v, issues)
+		}
+	}
+}

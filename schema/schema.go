@@ -149,7 +149,10 @@ func For[T any]() (*Compiled, error) {
 
 // ForType is [For] for a reflect.Type.
 func ForType(t reflect.Type) (*Compiled, error) {
-	s, err := jsonschema.ForType(t, &jsonschema.ForOptions{})
+	s, err := jsonschema.ForType(t, &jsonschema.ForOptions{TypeSchemas: map[reflect.Type]*jsonschema.Schema{
+		// Raw JSON is any JSON value, not the byte slice it is stored in.
+		reflect.TypeFor[json.RawMessage](): {},
+	}})
 	if err != nil {
 		return nil, fmt.Errorf("schema: inferring JSON Schema of %s: %w", t, err)
 	}
@@ -168,6 +171,18 @@ func (c *Compiled) Validate(v any) (any, []Issue) {
 		return nil, issues
 	}
 	return out, nil
+}
+
+// ValidateChanged is Validate that also reports whether the output differs
+// from v (defaults filled in, unknown keys stripped), so callers can keep
+// their own value when it does not.
+func (c *Compiled) ValidateChanged(v any) (any, bool, []Issue) {
+	var issues []Issue
+	out, changed := c.root.validate(v, true, nil, &issues)
+	if len(issues) > 0 {
+		return nil, false, issues
+	}
+	return out, changed, nil
 }
 
 // Type returns the schema's top-level JSON type ("object", "array", ...)

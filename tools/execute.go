@@ -256,10 +256,23 @@ func (t *Tool) validateOutput(res *Result, name string, logger *slog.Logger) {
 	if err != nil {
 		return
 	}
-	parsed, issues := t.output.Validate(v)
+	var (
+		parsed  any
+		changed = true
+		issues  []schema.Issue
+	)
+	if c, ok := t.output.(interface {
+		ValidateChanged(any) (any, bool, []schema.Issue)
+	}); ok {
+		parsed, changed, issues = c.ValidateChanged(v)
+	} else {
+		parsed, issues = t.output.Validate(v)
+	}
 	if len(issues) == 0 {
-		res.Output = plainNumbers(parsed)
-		res.json = nil
+		if changed { // the schema's output (defaults, stripped keys) replaces the tool's
+			res.Output = plainNumbers(parsed)
+			res.json = nil
+		}
 		return
 	}
 	ve := newValidationError(outputValidation, name, issues, res.json)
