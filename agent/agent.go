@@ -43,6 +43,8 @@ type Config struct {
 	Model model.LanguageModel
 	// Tools are the agent's tools; keys are the model-facing names.
 	Tools tools.Set
+	// Agents are sub-agents, offered to the model as "agent-<key>" tools.
+	Agents map[string]*Agent
 	// MaxSteps bounds the model calls of a run (default 5).
 	MaxSteps int
 	// ToolCallConcurrency bounds parallel tool calls (default 10).
@@ -58,7 +60,8 @@ type Config struct {
 // Agent is an agent. It is safe for concurrent use: runs share nothing
 // but the configuration.
 type Agent struct {
-	cfg Config
+	cfg        Config
+	agentTools tools.Set // agent-<key> tools, built once
 }
 
 // New returns an agent. It reports an error for a missing id or model and
@@ -82,7 +85,14 @@ func New(cfg Config) (*Agent, error) {
 	if _, err := sanitizeTools(cfg.Tools); err != nil {
 		return nil, fmt.Errorf("agent %s: %w", cfg.ID, err)
 	}
-	return &Agent{cfg: cfg}, nil
+	a := &Agent{cfg: cfg, agentTools: tools.Set{}}
+	for k, sub := range cfg.Agents {
+		if sub == nil {
+			continue
+		}
+		a.agentTools["agent-"+k] = AgentTool(k, sub)
+	}
+	return a, nil
 }
 
 // ID returns the agent's id.
@@ -207,6 +217,9 @@ func (a *Agent) runTools(o runOptions) (map[string]*tools.Tool, error) {
 		}
 	}
 	for k, t := range o.clientTools {
+		set[k] = t
+	}
+	for k, t := range a.agentTools {
 		set[k] = t
 	}
 	return sanitizeTools(set)
