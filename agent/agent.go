@@ -45,6 +45,9 @@ type Config struct {
 	Tools tools.Set
 	// Agents are sub-agents, offered to the model as "agent-<key>" tools.
 	Agents map[string]*Agent
+	// ToolsFunc, when set, adds tools chosen per run from the request
+	// context (Mastra's tools as a function); they come after Tools.
+	ToolsFunc func(ctx context.Context, rc *tools.RequestContext) (tools.Set, error)
 	// MaxSteps bounds the model calls of a run (default 5).
 	MaxSteps int
 	// ToolCallConcurrency bounds parallel tool calls (default 10).
@@ -157,6 +160,8 @@ type runOptions struct {
 	activeTools    []string
 	toolsets       []tools.Set
 	prepareStep    func(ctx context.Context, s PrepareStep) (*StepOverrides, error)
+	onStepFinish   func(ctx context.Context, step StepInfo)
+	onFinish       func(ctx context.Context, info FinishInfo)
 }
 
 // Option sets a run option.
@@ -206,10 +211,19 @@ func (a *Agent) options(opts []Option) runOptions {
 
 // runTools is the tool set of one run: the agent's tools, then client
 // tools (a later source wins on a name clash, as Mastra's assembly order).
-func (a *Agent) runTools(o runOptions) (map[string]*tools.Tool, error) {
+func (a *Agent) runTools(ctx context.Context, o runOptions) (map[string]*tools.Tool, error) {
 	set := tools.Set{}
 	for k, t := range a.cfg.Tools {
 		set[k] = t
+	}
+	if a.cfg.ToolsFunc != nil {
+		dynamic, err := a.cfg.ToolsFunc(ctx, o.requestContext)
+		if err != nil {
+			return nil, fmt.Errorf("agent %s: tools: %w", a.cfg.ID, err)
+		}
+		for k, t := range dynamic {
+			set[k] = t
+		}
 	}
 	for _, ts := range o.toolsets {
 		for k, t := range ts {

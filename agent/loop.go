@@ -33,7 +33,7 @@ func (a *Agent) Stream(ctx context.Context, input any, opts ...Option) iter.Seq2
 			return
 		}
 		o := a.options(opts)
-		toolset, err := a.runTools(o)
+		toolset, err := a.runTools(ctx, o)
 		if err != nil {
 			yield(stream.Chunk{}, err)
 			return
@@ -194,6 +194,11 @@ func (r *run) prepare(step int, messages []model.Message, instructions string) (
 }
 
 func (r *run) stepFinish(reason model.FinishReason, continued bool, res *stepResult) {
+	if fn := r.opts.onStepFinish; fn != nil && len(r.steps) > 0 {
+		step := r.steps[len(r.steps)-1]
+		step.FinishReason = reason
+		safeCallback(r.agent.cfg.Logger, "onStepFinish", func() { fn(r.ctx, step) })
+	}
 	r.emit(stream.TypeStepFinish, stream.FromAgent, map[string]any{
 		"messageId":  r.messageID,
 		"stepResult": map[string]any{"reason": reason, "isContinued": continued},
@@ -202,6 +207,10 @@ func (r *run) stepFinish(reason model.FinishReason, continued bool, res *stepRes
 }
 
 func (r *run) finish(reason model.FinishReason, continued bool) {
+	if fn := r.opts.onFinish; fn != nil {
+		info := FinishInfo{FinishReason: reason, Steps: append([]StepInfo(nil), r.steps...), TotalUsage: r.usage, RunID: r.opts.runID}
+		safeCallback(r.agent.cfg.Logger, "onFinish", func() { fn(r.ctx, info) })
+	}
 	r.emit(stream.TypeFinish, stream.FromAgent, map[string]any{
 		"messageId":  r.messageID,
 		"stepResult": map[string]any{"reason": reason, "isContinued": continued},

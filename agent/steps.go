@@ -98,3 +98,23 @@ func activeSet(all map[string]*tools.Tool, active []string) map[string]*tools.To
 	}
 	return out
 }
+
+// WithOnStepFinish calls fn after each step (Mastra's onStepFinish).
+// Panics are recovered and logged.
+func WithOnStepFinish(fn func(ctx context.Context, step StepInfo)) Option {
+	return func(o *runOptions) { o.onStepFinish = fn }
+}
+
+// FinishInfo describes a finished run, for onFinish.
+type FinishInfo struct {
+	FinishReason model.FinishReason
+	Steps        []StepInfo
+	TotalUsage   model.Usage
+	RunID        string
+}
+
+// WithOnFinish calls fn once when the run finishes (not when the consumer
+// stops early). Panics are recovered and logged.
+func WithOnFinish(fn func(ctx context.Context, info FinishInfo)) Option {
+	return func(o *runOptions) { o.onFinish = fn }
+}

@@ -81,3 +81,34 @@ func TestPrepareStep(t *testing.T) {
 		t.Errorf("step overrides not applied: choice %+v, tools %v, system %q", req.ToolChoice, offered(req), req.Messages[0].TextContent())
 	}
 }
+
+func TestCallbacksAndToolsFromRequestContext(t *testing.T) {
+	m := mock.New(mock.Step{ToolCalls: []mock.ToolCall{{Name: "vipAdd", Args: `{"a":1,"b":2}`}}}, mock.Step{Text: "3"})
+	a := newAgent(t, m, nil, func(c *Config) {
+		c.ToolsFunc = func(_ context.Context, rc *tools.RequestContext) (tools.Set, error) {
+			if tier, _ := rc.Get("tier"); tier == "vip" {
+				return tools.Set{"vipAdd": addTool()}, nil
+			}
+			return nil, nil
+		}
+	})
+	var steps []model.FinishReason
+	var finished FinishInfo
+	out, err := a.Generate(context.Background(), "go",
+		WithRequestContext(tools.NewRequestContext(map[string]any{"tier": "vip"})),
+		WithOnStepFinish(func(_ context.Context, s StepInfo) { steps = append(steps, s.FinishReason) }),
+		WithOnFinish(func(_ context.Context, f FinishInfo) { finished = f }),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Text != "3" || len(toolErrors(out.Chunks)) != 0 {
+		t.Fatalf("the request context's tool was not offered: %v", toolErrors(out.Chunks))
+	}
+	if d := cmp.Diff([]model.FinishReason{model.FinishToolCalls, model.FinishStop}, steps); d != "" {
+		t.Errorf("onStepFinish (-want +got):\n%s", d)
+	}
+	if finished.FinishReason != model.FinishStop || len(finished.Steps) != 2 || finished.RunID != out.RunID {
+		t.Errorf("onFinish: %+v", finished)
+	}
+}
