@@ -4,84 +4,33 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
-	"net/http"
-	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/gomastra/mastra/internal/providertest"
 	"github.com/gomastra/mastra/model"
 )
 
 // reply is one canned response of the fake server.
-type reply struct {
-	status  int
-	headers map[string]string
-	body    string
-}
+type reply = providertest.Reply
 
-// fakeServer is an httptest server speaking the Messages API: it records
-// each request and answers with the next reply (the last one repeats).
-type fakeServer struct {
-	t       *testing.T
-	srv     *httptest.Server
-	mu      sync.Mutex
-	replies []reply
-	bodies  [][]byte
-	headers []http.Header
-}
+// fakeServer is a local Messages API (see package providertest).
+type fakeServer struct{ *providertest.Server }
 
-func fixture(t *testing.T, name string) string {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
-
-func sse(t *testing.T, name string) reply {
-	return reply{status: 200, headers: map[string]string{"Content-Type": "text/event-stream"}, body: fixture(t, name)}
-}
+func sse(_ *testing.T, name string) reply { return reply{Fixture: name} }
 
 func newFakeServer(t *testing.T, replies ...reply) *fakeServer {
-	f := &fakeServer{t: t, replies: replies}
-	f.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(r.Body)
-		f.mu.Lock()
-		n := len(f.bodies)
-		f.bodies = append(f.bodies, body)
-		f.headers = append(f.headers, r.Header.Clone())
-		rep := f.replies[min(n, len(f.replies)-1)]
-		f.mu.Unlock()
-		if r.Method != http.MethodPost || r.URL.Path != "/v1/messages" {
-			http.Error(w, "unexpected "+r.Method+" "+r.URL.Path, http.StatusNotFound)
-			return
-		}
-		for k, v := range rep.headers {
-			w.Header().Set(k, v)
-		}
-		if w.Header().Get("Content-Type") == "" {
-			w.Header().Set("Content-Type", "application/json")
-		}
-		w.WriteHeader(rep.status)
-		io.WriteString(w, rep.body)
-	}))
-	t.Cleanup(f.srv.Close)
-	return f
+	return &fakeServer{providertest.New(t, replies...)}
 }
 
 func (f *fakeServer) model(t *testing.T, retries int) *Model {
 	t.Helper()
 	m, err := New("claude-test-1", Config{
-		APIKey: "test-key", BaseURL: f.srv.URL, HTTPClient: f.srv.Client(),
+		APIKey: "test-key", BaseURL: f.URL, HTTPClient: f.Client(),
 		MaxRetries: &retries, Headers: map[string]string{"X-Config-Header": "cfg"},
 	})
 	if err != nil {
@@ -90,23 +39,10 @@ func (f *fakeServer) model(t *testing.T, retries int) *Model {
 	return m
 }
 
-func (f *fakeServer) calls() int {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return len(f.bodies)
-}
+func (f *fakeServer) calls() int { return f.Calls() }
 
 // body returns request i's JSON, decoded.
-func (f *fakeServer) body(t *testing.T, i int) map[string]any {
-	t.Helper()
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	var v map[string]any
-	if err := json.Unmarshal(f.bodies[i], &v); err != nil {
-		t.Fatalf("request body %q: %v", f.bodies[i], err)
-	}
-	return v
-}
+func (f *fakeServer) body(t *testing.T, i int) map[string]any { return f.JSONBody(t, i) }
 
 func decode(t *testing.T, s string) map[string]any {
 	t.Helper()
@@ -182,7 +118,10 @@ func TestText(t *testing.T) {
 	if d := cmp.Diff(wantBody, f.body(t, 0)); d != "" {
 		t.Errorf("request body (-want +got):\n%s", d)
 	}
-	h := f.headers[0]
+	if r := f.Requests()[0]; r.Method != "POST" || r.Path != "/v1/messages" {
+		t.Errorf("request %s %s, want POST /v1/messages", r.Method, r.Path)
+	}
+	h := f.Requests()[0].Header
 	for k, v := range map[string]string{"Authorization": "Bearer test-key", "X-Config-Header": "cfg", "X-Call-Header": "call"} {
 		if got := h.Get(k); got != v {
 			t.Errorf("header %s = %q, want %q", k, got, v)
@@ -423,7 +362,7 @@ func TestOverloadedMidStream(t *testing.T) {
 }
 
 func TestHTTP400NotRetried(t *testing.T) {
-	f := newFakeServer(t, reply{status: 400, headers: map[string]string{"Request-Id": "req_test400"}, body: fixture(t, "error_400.json")})
+	f := newFakeServer(t, reply{Status: 400, Headers: map[string]string{"Request-Id": "req_test400"}, Fixture: "error_400.json"})
 	m := f.model(t, 3)
 	parts, err := drain(t, m, &model.Request{Messages: []model.Message{model.UserText("hi")}})
 	if err == nil {
@@ -451,8 +390,8 @@ func TestHTTP400NotRetried(t *testing.T) {
 
 func TestRetry429(t *testing.T) {
 	f := newFakeServer(t,
-		reply{status: 429, headers: map[string]string{"Retry-After": "0"},
-			body: `{"type":"error","error":{"type":"rate_limit_error","message":"slow down"}}`},
+		reply{Status: 429, Headers: map[string]string{"Retry-After": "0"},
+			Body: `{"type":"error","error":{"type":"rate_limit_error","message":"slow down"}}`},
 		sse(t, "text.sse"),
 	)
 	m := f.model(t, 2)
@@ -471,8 +410,8 @@ func TestRetry429(t *testing.T) {
 	}
 
 	// With retries off, the 429 is returned.
-	f2 := newFakeServer(t, reply{status: 429, headers: map[string]string{"Retry-After": "0"},
-		body: `{"type":"error","error":{"type":"rate_limit_error","message":"slow down"}}`})
+	f2 := newFakeServer(t, reply{Status: 429, Headers: map[string]string{"Retry-After": "0"},
+		Body: `{"type":"error","error":{"type":"rate_limit_error","message":"slow down"}}`})
 	_, err = drain(t, f2.model(t, 0), &model.Request{Messages: []model.Message{model.UserText("hi")}})
 	var ae *APIError
 	if !errors.As(err, &ae) || ae.StatusCode != 429 || ae.Type != "rate_limit_error" {

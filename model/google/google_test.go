@@ -4,13 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/gomastra/mastra/internal/providertest"
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -23,23 +21,24 @@ import (
 
 const testModel = "gemini-2.5-flash"
 
-// received is one request the test server got.
+// received is one request the test server got, its body decoded.
 type received struct {
 	Method, Path, Query string
 	Header              http.Header
 	Body                map[string]any
 }
 
-type fakeServer struct {
-	*httptest.Server
-	mu   sync.Mutex
-	reqs []received
-}
+// fakeServer is a local Gemini API (see package providertest).
+type fakeServer struct{ *providertest.Server }
 
 func (s *fakeServer) requests() []received {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]received(nil), s.reqs...)
+	var out []received
+	for _, r := range s.Requests() {
+		var body map[string]any
+		_ = json.Unmarshal(r.Body, &body)
+		out = append(out, received{r.Method, r.Path, r.Query, r.Header, body})
+	}
+	return out
 }
 
 // serve starts a server on 127.0.0.1 answering every request with the
@@ -47,36 +46,7 @@ func (s *fakeServer) requests() []received {
 // with status.
 func serve(t *testing.T, fixture string, status int) *fakeServer {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("testdata", fixture))
-	if err != nil {
-		t.Fatal(err)
-	}
-	fs := &fakeServer{}
-	fs.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		b, _ := io.ReadAll(r.Body)
-		var body map[string]any
-		if err := json.Unmarshal(b, &body); err != nil {
-			t.Errorf("request body is not JSON: %v: %s", err, b)
-		}
-		fs.mu.Lock()
-		fs.reqs = append(fs.reqs, received{r.Method, r.URL.Path, r.URL.RawQuery, r.Header.Clone(), body})
-		fs.mu.Unlock()
-		if strings.HasSuffix(fixture, ".sse") {
-			w.Header().Set("Content-Type", "text/event-stream")
-			w.WriteHeader(status)
-			// Send the events one by one, flushed, as a server streams.
-			for ev := range strings.SplitAfterSeq(string(data), "\n\n") {
-				_, _ = io.WriteString(w, ev)
-				w.(http.Flusher).Flush()
-			}
-			return
-		}
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(status)
-		_, _ = w.Write(data)
-	}))
-	t.Cleanup(fs.Close)
-	return fs
+	return &fakeServer{providertest.New(t, providertest.Reply{Status: status, Fixture: fixture})}
 }
 
 func newTestModel(t *testing.T, srv *fakeServer, headers map[string]string) *Model {

@@ -4,13 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
-	"net/http"
-	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -18,80 +12,22 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/openai/openai-go/v3"
 
+	"github.com/gomastra/mastra/internal/providertest"
 	"github.com/gomastra/mastra/model"
 )
 
-// response is one canned HTTP response.
-type response struct {
-	status  int
-	headers map[string]string
-	file    string // testdata file sent as the body
-}
+// fakeServer is a local OpenAI API (see package providertest).
+type fakeServer struct{ *providertest.Server }
 
-// fakeServer serves canned responses in order (the last one repeats) and
-// records every request.
-type fakeServer struct {
-	*httptest.Server
-	mu        sync.Mutex
-	responses []response
-	bodies    [][]byte
-	headers   []http.Header
-	paths     []string
-}
-
-func newFakeServer(t *testing.T, responses ...response) *fakeServer {
+func newFakeServer(t *testing.T, replies ...providertest.Reply) *fakeServer {
 	t.Helper()
-	fs := &fakeServer{responses: responses}
-	fs.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(r.Body)
-		fs.mu.Lock()
-		n := len(fs.bodies)
-		fs.bodies = append(fs.bodies, body)
-		fs.headers = append(fs.headers, r.Header.Clone())
-		fs.paths = append(fs.paths, r.URL.Path)
-		resp := fs.responses[min(n, len(fs.responses)-1)]
-		fs.mu.Unlock()
-		data, err := os.ReadFile(filepath.Join("testdata", resp.file))
-		if err != nil {
-			http.Error(w, err.Error(), 500)
-			return
-		}
-		if strings.HasSuffix(resp.file, ".sse") {
-			w.Header().Set("Content-Type", "text/event-stream")
-		} else {
-			w.Header().Set("Content-Type", "application/json")
-		}
-		for k, v := range resp.headers {
-			w.Header().Set(k, v)
-		}
-		status := resp.status
-		if status == 0 {
-			status = 200
-		}
-		w.WriteHeader(status)
-		_, _ = w.Write(data)
-	}))
-	t.Cleanup(fs.Close)
-	return fs
+	return &fakeServer{providertest.New(t, replies...)}
 }
 
-func (fs *fakeServer) requests() int {
-	fs.mu.Lock()
-	defer fs.mu.Unlock()
-	return len(fs.bodies)
-}
+func (fs *fakeServer) requests() int { return fs.Calls() }
 
 // body returns request i's JSON body decoded.
-func (fs *fakeServer) body(t *testing.T, i int) map[string]any {
-	t.Helper()
-	fs.mu.Lock()
-	defer fs.mu.Unlock()
-	var m map[string]any
-	if err := json.Unmarshal(fs.bodies[i], &m); err != nil {
-		t.Fatalf("request body %s: %v", fs.bodies[i], err)
-	}
-	return m
-}
+func (fs *fakeServer) body(t *testing.T, i int) map[string]any { return fs.JSONBody(t, i) }
 
 func newModel(t *testing.T, fs *fakeServer, cfg Config) *Model {
 	t.Helper()
@@ -131,7 +67,7 @@ func meta(kv ...any) model.ProviderMetadata {
 }
 
 func TestStreamText(t *testing.T) {
-	fs := newFakeServer(t, response{file: "text.sse"})
+	fs := newFakeServer(t, providertest.Reply{Fixture: "text.sse"})
 	m := newModel(t, fs, Config{Headers: map[string]string{"X-Cfg": "c"}})
 	req := &model.Request{
 		Messages: []model.Message{model.System("Be brief."), model.UserText("Say hello")},
@@ -158,10 +94,10 @@ func TestStreamText(t *testing.T) {
 		t.Errorf("parts (-want +got):\n%s", d)
 	}
 
-	if fs.paths[0] != "/v1/chat/completions" {
-		t.Errorf("path = %q", fs.paths[0])
+	if fs.Requests()[0].Path != "/v1/chat/completions" {
+		t.Errorf("path = %q", fs.Requests()[0].Path)
 	}
-	h := fs.headers[0]
+	h := fs.Requests()[0].Header
 	if h.Get("Authorization") != "Bearer test-key" || h.Get("X-Cfg") != "c" || h.Get("X-Req") != "r" {
 		t.Errorf("headers: auth %q X-Cfg %q X-Req %q", h.Get("Authorization"), h.Get("X-Cfg"), h.Get("X-Req"))
 	}
@@ -188,7 +124,7 @@ func TestStreamText(t *testing.T) {
 }
 
 func TestStreamToolCall(t *testing.T) {
-	fs := newFakeServer(t, response{file: "tool_call.sse"})
+	fs := newFakeServer(t, providertest.Reply{Fixture: "tool_call.sse"})
 	m := newModel(t, fs, Config{})
 	strict := true
 	schema := &jsonschema.Schema{
@@ -308,7 +244,7 @@ func TestToolChoices(t *testing.T) {
 		{model.ToolChoiceNone, "none"},
 		{model.ToolChoiceRequired, "required"},
 	} {
-		fs := newFakeServer(t, response{file: "text.sse"})
+		fs := newFakeServer(t, providertest.Reply{Fixture: "text.sse"})
 		m := newModel(t, fs, Config{})
 		if _, err := collect(t, m, &model.Request{Messages: []model.Message{model.UserText("x")}, Tools: []model.ToolDefinition{tool}, ToolChoice: tc.choice}); err != nil {
 			t.Fatal(err)
@@ -327,7 +263,7 @@ func TestToolChoices(t *testing.T) {
 }
 
 func TestStreamParallelToolCalls(t *testing.T) {
-	fs := newFakeServer(t, response{file: "parallel_tool_calls.sse"})
+	fs := newFakeServer(t, providertest.Reply{Fixture: "parallel_tool_calls.sse"})
 	m := newModel(t, fs, Config{})
 	parts, err := collect(t, m, &model.Request{Messages: []model.Message{model.UserText("Weather and time in Paris?")}})
 	if err != nil {
@@ -358,7 +294,7 @@ func TestStreamParallelToolCalls(t *testing.T) {
 // Calls whose arguments interleave by index; the one still incomplete at
 // the end is finished at flush.
 func TestStreamInterleavedToolCalls(t *testing.T) {
-	fs := newFakeServer(t, response{file: "interleaved_tool_calls.sse"})
+	fs := newFakeServer(t, providertest.Reply{Fixture: "interleaved_tool_calls.sse"})
 	m := newModel(t, fs, Config{Provider: "acme.chat"})
 	parts, err := collect(t, m, &model.Request{Messages: []model.Message{model.UserText("go")}})
 	if err != nil {
@@ -389,7 +325,7 @@ func TestStreamInterleavedToolCalls(t *testing.T) {
 }
 
 func TestStreamReasoningAndUsage(t *testing.T) {
-	fs := newFakeServer(t, response{file: "reasoning_usage.sse"})
+	fs := newFakeServer(t, providertest.Reply{Fixture: "reasoning_usage.sse"})
 	m := newModel(t, fs, Config{})
 	parts, err := collect(t, m, &model.Request{Messages: []model.Message{model.UserText("?")}})
 	if err != nil {
@@ -416,7 +352,7 @@ func TestStreamReasoningAndUsage(t *testing.T) {
 }
 
 func TestStreamHTTPError(t *testing.T) {
-	fs := newFakeServer(t, response{status: 400, file: "error_400.json"})
+	fs := newFakeServer(t, providertest.Reply{Status: 400, Fixture: "error_400.json"})
 	m := newModel(t, fs, Config{})
 	parts, err := collect(t, m, &model.Request{Messages: []model.Message{model.UserText("x")}})
 	if len(parts) != 0 {
@@ -444,8 +380,8 @@ func TestStreamHTTPError(t *testing.T) {
 
 func TestStreamRetries429(t *testing.T) {
 	fs := newFakeServer(t,
-		response{status: 429, file: "error_429.json", headers: map[string]string{"Retry-After": "0"}},
-		response{file: "text.sse"},
+		providertest.Reply{Status: 429, Fixture: "error_429.json", Headers: map[string]string{"Retry-After": "0"}},
+		providertest.Reply{Fixture: "text.sse"},
 	)
 	m := newModel(t, fs, Config{})
 	resp, err := model.Collect(context.Background(), m, &model.Request{Messages: []model.Message{model.UserText("x")}})
@@ -461,7 +397,7 @@ func TestStreamRetries429(t *testing.T) {
 }
 
 func TestStreamRetriesExhausted(t *testing.T) {
-	fs := newFakeServer(t, response{status: 429, file: "error_429.json", headers: map[string]string{"Retry-After": "0"}})
+	fs := newFakeServer(t, providertest.Reply{Status: 429, Fixture: "error_429.json", Headers: map[string]string{"Retry-After": "0"}})
 	m := newModel(t, fs, Config{MaxRetries: ptr(1)})
 	_, err := collect(t, m, &model.Request{Messages: []model.Message{model.UserText("x")}})
 	var e *Error
@@ -479,7 +415,7 @@ func TestStreamRetriesExhausted(t *testing.T) {
 }
 
 func TestStream401NotRetried(t *testing.T) {
-	fs := newFakeServer(t, response{status: 401, file: "error_401.json"}, response{file: "text.sse"})
+	fs := newFakeServer(t, providertest.Reply{Status: 401, Fixture: "error_401.json"}, providertest.Reply{Fixture: "text.sse"})
 	m := newModel(t, fs, Config{})
 	_, err := collect(t, m, &model.Request{Messages: []model.Message{model.UserText("x")}})
 	var e *Error
@@ -492,7 +428,7 @@ func TestStream401NotRetried(t *testing.T) {
 }
 
 func TestStreamMidStreamError(t *testing.T) {
-	fs := newFakeServer(t, response{file: "midstream_error.sse"})
+	fs := newFakeServer(t, providertest.Reply{Fixture: "midstream_error.sse"})
 	m := newModel(t, fs, Config{})
 	parts, err := collect(t, m, &model.Request{Messages: []model.Message{model.UserText("x")}})
 	if err != nil {
@@ -511,7 +447,7 @@ func TestStreamMidStreamError(t *testing.T) {
 }
 
 func TestStreamStopsWhenConsumerStops(t *testing.T) {
-	fs := newFakeServer(t, response{file: "text.sse"})
+	fs := newFakeServer(t, providertest.Reply{Fixture: "text.sse"})
 	m := newModel(t, fs, Config{})
 	n := 0
 	for range m.Stream(context.Background(), &model.Request{Messages: []model.Message{model.UserText("x")}}) {
@@ -526,7 +462,7 @@ func TestStreamStopsWhenConsumerStops(t *testing.T) {
 }
 
 func TestRequestMapping(t *testing.T) {
-	fs := newFakeServer(t, response{file: "text.sse"})
+	fs := newFakeServer(t, providertest.Reply{Fixture: "text.sse"})
 	m := newModel(t, fs, Config{})
 	req := &model.Request{
 		Messages: []model.Message{
@@ -612,7 +548,7 @@ func TestNoEnvironmentKey(t *testing.T) {
 	t.Setenv("OPENAI_API_KEY", "sk-from-env")
 	t.Setenv("OPENAI_ORG_ID", "org-env")
 	t.Setenv("OPENAI_PROJECT_ID", "proj-env")
-	fs := newFakeServer(t, response{file: "text.sse"})
+	fs := newFakeServer(t, providertest.Reply{Fixture: "text.sse"})
 	m, err := New("llama3.2", Config{BaseURL: fs.URL + "/v1"})
 	if err != nil {
 		t.Fatal(err)
@@ -620,7 +556,7 @@ func TestNoEnvironmentKey(t *testing.T) {
 	if _, err := collect(t, m, &model.Request{Messages: []model.Message{model.UserText("x")}}); err != nil {
 		t.Fatal(err)
 	}
-	h := fs.headers[0]
+	h := fs.Requests()[0].Header
 	for _, k := range []string{"Authorization", "OpenAI-Organization", "OpenAI-Project"} {
 		if v := h.Get(k); v != "" {
 			t.Errorf("%s: %q sent", k, v)

@@ -3,6 +3,7 @@ package openai
 import (
 	"encoding/json"
 	"errors"
+	"github.com/gomastra/mastra/internal/providertest"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -24,7 +25,7 @@ func newResponsesModel(t *testing.T, fs *fakeServer) *Model {
 }
 
 func TestResponsesTextAndToolCall(t *testing.T) {
-	fs := newFakeServer(t, response{file: "responses_text_tool.sse"})
+	fs := newFakeServer(t, providertest.Reply{Fixture: "responses_text_tool.sse"})
 	m := newResponsesModel(t, fs)
 	req := &model.Request{
 		Messages: []model.Message{
@@ -70,8 +71,8 @@ func TestResponsesTextAndToolCall(t *testing.T) {
 		t.Errorf("parts (-want +got):\n%s", d)
 	}
 
-	if fs.paths[0] != "/v1/responses" {
-		t.Errorf("path %q", fs.paths[0])
+	if fs.Requests()[0].Path != "/v1/responses" {
+		t.Errorf("path %q", fs.Requests()[0].Path)
 	}
 	body := fs.body(t, 0)
 	wantInput := []any{
@@ -110,7 +111,7 @@ func TestResponsesTextAndToolCall(t *testing.T) {
 }
 
 func TestResponsesIncomplete(t *testing.T) {
-	fs := newFakeServer(t, response{file: "responses_incomplete.sse"})
+	fs := newFakeServer(t, providertest.Reply{Fixture: "responses_incomplete.sse"})
 	m := newResponsesModel(t, fs)
 	resp, err := model.Collect(t.Context(), m, &model.Request{
 		Messages:       []model.Message{model.UserText("story")},
@@ -130,14 +131,14 @@ func TestResponsesIncomplete(t *testing.T) {
 
 func TestResponsesHTTPErrorAndRetry(t *testing.T) {
 	fs := newFakeServer(t,
-		response{status: 429, file: "error_429.json", headers: map[string]string{"Retry-After": "0"}},
-		response{file: "responses_incomplete.sse"},
+		providertest.Reply{Status: 429, Fixture: "error_429.json", Headers: map[string]string{"Retry-After": "0"}},
+		providertest.Reply{Fixture: "responses_incomplete.sse"},
 	)
 	m := newResponsesModel(t, fs)
 	if _, err := model.Collect(t.Context(), m, &model.Request{Messages: []model.Message{model.UserText("x")}}); err != nil {
 		t.Fatal(err)
 	}
-	fs2 := newFakeServer(t, response{status: 401, file: "error_401.json"})
+	fs2 := newFakeServer(t, providertest.Reply{Status: 401, Fixture: "error_401.json"})
 	m2 := newResponsesModel(t, fs2)
 	_, err := collect(t, m2, &model.Request{Messages: []model.Message{model.UserText("x")}})
 	var e *Error
@@ -147,7 +148,7 @@ func TestResponsesHTTPErrorAndRetry(t *testing.T) {
 }
 
 func TestResponsesErrorEvent(t *testing.T) {
-	fs := newFakeServer(t, response{file: "responses_error.sse"})
+	fs := newFakeServer(t, providertest.Reply{Fixture: "responses_error.sse"})
 	m := newResponsesModel(t, fs)
 	parts, err := collect(t, m, &model.Request{Messages: []model.Message{model.UserText("x")}})
 	if err != nil {
