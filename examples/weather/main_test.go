@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"net"
+	"github.com/gomastra/mastra/internal/loopback"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -18,17 +18,8 @@ import (
 // TestMain makes the default transport, which run's tool uses, refuse every
 // host but loopback: no test may reach wttr.in.
 func TestMain(m *testing.M) {
-	http.DefaultTransport = loopbackOnly{http.DefaultTransport}
+	http.DefaultTransport = loopback.Only(http.DefaultTransport)
 	os.Exit(m.Run())
-}
-
-type loopbackOnly struct{ next http.RoundTripper }
-
-func (l loopbackOnly) RoundTrip(r *http.Request) (*http.Response, error) {
-	if ip := net.ParseIP(r.URL.Hostname()); ip == nil || !ip.IsLoopback() {
-		return nil, fmt.Errorf("test guard: refusing %s (tests must not reach the internet)", r.URL.Host)
-	}
-	return l.next.RoundTrip(r)
 }
 
 // wttr is a stand-in for wttr.in on 127.0.0.1 recording the decoded paths

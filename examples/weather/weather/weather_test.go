@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/gomastra/mastra/internal/loopback"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -25,17 +26,8 @@ import (
 // that no test (nor the Example) can reach wttr.in or anything else on the
 // internet, even by mistake.
 func TestMain(m *testing.M) {
-	http.DefaultTransport = loopbackOnly{http.DefaultTransport}
+	http.DefaultTransport = loopback.Only(http.DefaultTransport)
 	os.Exit(m.Run())
-}
-
-type loopbackOnly struct{ next http.RoundTripper }
-
-func (l loopbackOnly) RoundTrip(r *http.Request) (*http.Response, error) {
-	if ip := net.ParseIP(r.URL.Hostname()); ip == nil || !ip.IsLoopback() {
-		return nil, fmt.Errorf("test guard: refusing %s (tests must not reach the internet)", r.URL.Host)
-	}
-	return l.next.RoundTrip(r)
 }
 
 func fixture(t testing.TB) []byte {
