@@ -110,17 +110,7 @@ func (m *Mastra) GetTool(name string) (*tools.Tool, error) {
 	if t, ok := m.tools[name]; ok {
 		return t, nil
 	}
-	return nil, &Error{
-		ID:       IDGetToolByNameNotFound,
-		Domain:   DomainMastra,
-		Category: CategoryUser,
-		Text:     "Tool with name " + name + " not found",
-		Details: map[string]any{
-			"status":   404,
-			"toolName": name,
-			"tools":    strings.Join(m.keys, ", "),
-		},
-	}
+	return nil, m.notFound(IDGetToolByNameNotFound, "name", "toolName", name)
 }
 
 // GetToolByID returns the first tool, in [Mastra.ToolKeys] order, whose
@@ -139,14 +129,21 @@ func (m *Mastra) GetToolByID(id string) (*tools.Tool, error) {
 	if t, ok := m.tools[id]; ok {
 		return t, nil
 	}
-	return nil, &Error{
-		ID:       IDGetToolByIDNotFound,
+	return nil, m.notFound(IDGetToolByIDNotFound, "id", "toolId", id)
+}
+
+// notFound is the error of a failed tool lookup: "Tool with <by> <value>
+// not found", details {status: 404, <detail>: value, tools: the keys}.
+// The caller holds m.mu.
+func (m *Mastra) notFound(id, by, detail, value string) *Error {
+	return &Error{
+		ID:       id,
 		Domain:   DomainMastra,
 		Category: CategoryUser,
-		Text:     "Tool with id " + id + " not found",
+		Text:     "Tool with " + by + " " + value + " not found",
 		Details: map[string]any{
 			"status": 404,
-			"toolId": id,
+			detail:   value,
 			"tools":  strings.Join(m.keys, ", "),
 		},
 	}
