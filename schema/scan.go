@@ -131,20 +131,31 @@ func (n *node) scanObject(s *scanner, depth int) bool {
 				return false
 			}
 		}
-		s.ws()
-		if s.i >= len(s.data) {
+		if more, ok := s.separator('}'); !ok {
 			return false
-		}
-		switch s.data[s.i] {
-		case ',':
-			s.i++
-		case '}':
-			s.i++
+		} else if !more {
 			return n.requiredSeen(seen)
-		default:
-			return false
 		}
 	}
+}
+
+// separator moves past the ',' or the closer after a member or element:
+// more is true after a ',', false after the closer; ok is false for
+// anything else.
+func (s *scanner) separator(closer byte) (more, ok bool) {
+	s.ws()
+	if s.i >= len(s.data) {
+		return false, false
+	}
+	switch s.data[s.i] {
+	case ',':
+		s.i++
+		return true, true
+	case closer:
+		s.i++
+		return false, true
+	}
+	return false, false
 }
 
 func (n *node) propIndex(key string) int {
@@ -182,18 +193,10 @@ func (n *node) scanArray(s *scanner, depth int) bool {
 			return false
 		}
 		count++
-		s.ws()
-		if s.i >= len(s.data) {
+		if more, ok := s.separator(']'); !ok {
 			return false
-		}
-		switch s.data[s.i] {
-		case ',':
-			s.i++
-		case ']':
-			s.i++
+		} else if !more {
 			return n.countOK(count)
-		default:
-			return false
 		}
 	}
 }
