@@ -2,13 +2,14 @@ package agent
 
 import (
 	"context"
-	"reflect"
 
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/trace"
 	"go.opentelemetry.io/otel/trace/noop"
+
+	"github.com/gomastra/mastra/internal/tracing"
 )
 
 // TracerName is the instrumentation scope of the agent's spans.
@@ -23,7 +24,7 @@ func (a *Agent) tracer() trace.Tracer {
 	if a.cfg.Tracer != nil {
 		return a.cfg.Tracer
 	}
-	if reflect.TypeOf(otel.GetTracerProvider()).String() == "*global.tracerProvider" {
+	if tracing.Unconfigured() {
 		return nil
 	}
 	return globalTracer

@@ -3,13 +3,14 @@ package tools
 import (
 	"context"
 	"errors"
-	"reflect"
 
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/trace"
 	"go.opentelemetry.io/otel/trace/noop"
+
+	"github.com/gomastra/mastra/internal/tracing"
 )
 
 // noSpan stands in when tracing is off.
@@ -40,11 +41,9 @@ func (t *Tool) tracer(inv *Invocation) trace.Tracer {
 }
 
 // tracingOff reports whether no tracer can record: no tracer was given and
-// the global provider is still OpenTelemetry's unconfigured default, whose
-// spans are no-ops. Recognising the default by its type name is safe both
-// ways: if OpenTelemetry renames it, spans are simply always created.
+// the global provider is unconfigured.
 func tracingOff(inv *Invocation) bool {
-	return inv.Tracer == nil && reflect.TypeOf(otel.GetTracerProvider()).String() == "*global.tracerProvider"
+	return inv.Tracer == nil && tracing.Unconfigured()
 }
 
 // startSpan opens the span of one execution: "execute_tool <name>".
