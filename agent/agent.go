@@ -39,8 +39,11 @@ type Config struct {
 	Description string
 	// Instructions become the system message.
 	Instructions string
-	// Model is the model the agent calls.
-	Model model.LanguageModel
+	// Model is the model the agent calls; ModelFunc, when set, chooses
+	// it per run from the request context instead (Mastra's model as a
+	// function).
+	Model     model.LanguageModel
+	ModelFunc func(ctx context.Context, rc *tools.RequestContext) (model.LanguageModel, error)
 	// Tools are the agent's tools; keys are the model-facing names.
 	Tools tools.Set
 	// Agents are sub-agents, offered to the model as "agent-<key>" tools.
@@ -73,7 +76,7 @@ func New(cfg Config) (*Agent, error) {
 	if cfg.ID == "" {
 		return nil, errors.New("agent: an agent needs an ID")
 	}
-	if cfg.Model == nil {
+	if cfg.Model == nil && cfg.ModelFunc == nil {
 		return nil, fmt.Errorf("agent %s: no model", cfg.ID)
 	}
 	if cfg.MaxSteps <= 0 {
@@ -160,8 +163,8 @@ type runOptions struct {
 	activeTools    []string
 	toolsets       []tools.Set
 	prepareStep    func(ctx context.Context, s PrepareStep) (*StepOverrides, error)
-	onStepFinish   func(ctx context.Context, step StepInfo)
-	onFinish       func(ctx context.Context, info FinishInfo)
+	onStepFinish   func(ctx context.Context, step Step)
+	onFinish       func(ctx context.Context, out *Output)
 }
 
 // Option sets a run option.
@@ -207,6 +210,21 @@ func (a *Agent) options(opts []Option) runOptions {
 	}
 	o.hooks = a.cfg.Hooks.merge(o.hooks)
 	return o
+}
+
+// resolveModel is the run's model: ModelFunc's choice, else Model.
+func (a *Agent) resolveModel(ctx context.Context, o runOptions) (model.LanguageModel, error) {
+	if a.cfg.ModelFunc == nil {
+		return a.cfg.Model, nil
+	}
+	m, err := a.cfg.ModelFunc(ctx, o.requestContext)
+	if err != nil {
+		return nil, fmt.Errorf("agent %s: model: %w", a.cfg.ID, err)
+	}
+	if m == nil {
+		return nil, fmt.Errorf("agent %s: the model function returned no model", a.cfg.ID)
+	}
+	return m, nil
 }
 
 // runTools is the tool set of one run: the agent's tools, then client

@@ -27,22 +27,35 @@ import (
 // not errors.
 func (a *Agent) Stream(ctx context.Context, input any, opts ...Option) iter.Seq2[stream.Chunk, error] {
 	return func(yield func(stream.Chunk, error) bool) {
-		msgs, err := inputMessages(input)
+		r, msgs, err := a.start(ctx, input, opts)
 		if err != nil {
 			yield(stream.Chunk{}, err)
 			return
 		}
-		o := a.options(opts)
-		toolset, err := a.runTools(ctx, o)
-		if err != nil {
-			yield(stream.Chunk{}, err)
-			return
-		}
-		ctx, cancel := context.WithCancel(ctx)
-		defer cancel()
-		r := &run{agent: a, opts: o, tools: toolset, yield: yield, ctx: ctx, cancel: cancel, messageID: newID(), model: a.cfg.Model}
+		defer r.cancel()
+		r.yield = yield
 		r.loop(msgs)
 	}
+}
+
+// start prepares a run: its options, tools and input messages. The
+// caller sets yield, runs loop and cancels the run's context.
+func (a *Agent) start(ctx context.Context, input any, opts []Option) (*run, []model.Message, error) {
+	msgs, err := inputMessages(input)
+	if err != nil {
+		return nil, nil, err
+	}
+	o := a.options(opts)
+	m, err := a.resolveModel(ctx, o)
+	if err != nil {
+		return nil, nil, err
+	}
+	toolset, err := a.runTools(ctx, o)
+	if err != nil {
+		return nil, nil, err
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	return &run{agent: a, opts: o, tools: toolset, ctx: ctx, cancel: cancel, messageID: newID(), baseModel: m, model: m}, msgs, nil
 }
 
 // run is one Stream invocation's state.
@@ -57,12 +70,27 @@ type run struct {
 	stopped   bool
 	usage     model.Usage
 	// inputMessages are this request's input messages, as callbacks see
-	// them.
+	// them; user the same, as the finish payloads group them.
 	inputMessages []any
-	// model and active are the current step's model and offered tools.
-	model  model.LanguageModel
-	active map[string]*tools.Tool
-	steps  []StepInfo
+	user          []model.Message
+	// response are the messages the run produced: assistant and tool.
+	response []model.Message
+	// baseModel is the run's model; model and active are the current
+	// step's model and offered tools.
+	baseModel model.LanguageModel
+	model     model.LanguageModel
+	active    map[string]*tools.Tool
+	// steps are the finished steps; records the same as payloads list
+	// them; stepCalls and stepResults the current step's chunks.
+	steps       []Step
+	records     []stream.StepRecord
+	stepCalls   []stream.Chunk
+	stepResults []stream.Chunk
+	// finishReason, object, usedFallback and err are the run's outcome.
+	finishReason model.FinishReason
+	object       any
+	usedFallback bool
+	err          any
 }
 
 func (r *run) emit(typ string, from stream.From, payload any) bool {
@@ -92,6 +120,9 @@ func (r *run) loop(input []model.Message) {
 	messages = append(messages, input...)
 	for _, m := range input {
 		r.inputMessages = append(r.inputMessages, m)
+		if m.Role != model.RoleSystem {
+			r.user = append(r.user, m)
+		}
 	}
 	reason := model.FinishStop
 	for step := 0; ; step++ {
@@ -111,40 +142,45 @@ func (r *run) loop(input []model.Message) {
 			if r.stopped || r.ctx.Err() != nil {
 				return
 			}
-			r.emit(stream.TypeError, stream.FromAgent, stream.ErrorPayload{Error: map[string]any{"message": err.Error()}})
-			r.finish(model.FinishError, false)
+			r.err = map[string]any{"message": err.Error()}
+			r.emit(stream.TypeError, stream.FromAgent, stream.ErrorPayload{Error: r.err})
+			r.finish(model.FinishError)
 			return
 		}
 		r.usage = r.usage.Add(res.usage)
 		reason = res.reason
 		messages = append(messages, res.assistant)
-		r.steps = append(r.steps, res.info(step))
-		if len(res.calls) == 0 {
-			r.stepFinish(reason, false, res)
-			break
+		r.response = append(r.response, res.assistant)
+		var results []model.ToolResultPart
+		pending := false
+		if len(res.calls) > 0 {
+			results, pending = r.executeCalls(res.calls)
+			if r.stopped {
+				return
+			}
+			if len(results) > 0 {
+				tm := model.ToolMessage(results...)
+				messages = append(messages, tm)
+				r.response = append(r.response, tm)
+			}
+			if reason == model.FinishStop {
+				reason = model.FinishToolCalls
+			}
 		}
-		results, pending := r.executeCalls(res.calls)
-		if r.stopped {
-			return
-		}
-		if len(results) > 0 {
-			messages = append(messages, model.ToolMessage(results...))
-		}
-		// Mastra continues after tool calls unless the model stopped for
-		// an error, the length limit or a content filter.
-		continues := !pending && reason != model.FinishError && reason != model.FinishLength && reason != model.FinishContentFilter
+		r.addStep(step, reason, res, results)
+		// Mastra continues after tool calls unless a client tool is
+		// pending or the model stopped for an error, the length limit or
+		// a content filter.
+		continues := len(res.calls) > 0 && !pending && reason != model.FinishError && reason != model.FinishLength && reason != model.FinishContentFilter
 		if continues && (step+1 >= r.opts.maxSteps || r.stopWhen()) {
 			continues = false
 		}
-		if reason == model.FinishStop {
-			reason = model.FinishToolCalls
-		}
-		r.stepFinish(reason, continues, res)
+		r.stepFinish(continues)
 		if !continues {
 			break
 		}
 	}
-	r.finish(reason, false)
+	r.finish(reason)
 }
 
 // stopWhen reports whether a stop condition holds after the last step.
@@ -160,12 +196,12 @@ func (r *run) stopWhen() bool {
 // prepare applies prepareStep to a step: its model, offered tools, tool
 // choice and instructions.
 func (r *run) prepare(step int, messages []model.Message, instructions string) ([]model.Message, model.ToolChoice, error) {
-	r.model = r.agent.cfg.Model
+	r.model = r.baseModel
 	active := r.opts.activeTools
 	choice := r.opts.toolChoice
 	if r.opts.prepareStep != nil {
 		ov, err := r.opts.prepareStep(r.ctx, PrepareStep{
-			StepNumber: step, Steps: append([]StepInfo(nil), r.steps...), Model: r.model, ToolChoice: choice, ActiveTools: active,
+			StepNumber: step, Steps: clip(r.steps), Model: r.model, ToolChoice: choice, ActiveTools: active,
 		})
 		if err != nil {
 			return nil, choice, err
@@ -193,60 +229,119 @@ func (r *run) prepare(step int, messages []model.Message, instructions string) (
 	return messages, choice, nil
 }
 
-func (r *run) stepFinish(reason model.FinishReason, continued bool, res *stepResult) {
-	if fn := r.opts.onStepFinish; fn != nil && len(r.steps) > 0 {
-		step := r.steps[len(r.steps)-1]
-		step.FinishReason = reason
-		safeCallback(r.agent.cfg.Logger, "onStepFinish", func() { fn(r.ctx, step) })
+// addStep records a finished step: its chunks, content and response.
+func (r *run) addStep(n int, reason model.FinishReason, res *stepResult, results []model.ToolResultPart) {
+	stepType := "initial"
+	if n > 0 {
+		stepType = "tool-result"
 	}
-	r.emit(stream.TypeStepFinish, stream.FromAgent, map[string]any{
-		"messageId":  r.messageID,
-		"stepResult": map[string]any{"reason": reason, "isContinued": continued},
-		"output":     map[string]any{"text": res.text, "toolCalls": res.toolCallPayloads(), "usage": res.usage},
-	})
+	content := append([]model.Part(nil), res.assistant.Content...)
+	for i := range results {
+		content = append(content, model.Part{Type: model.MessageToolResult, ToolResult: &results[i]})
+	}
+	s := Step{
+		StepNumber: n, StepType: stepType, Sources: clip(res.sources), Files: clip(res.files),
+		ToolCalls: clip(r.stepCalls), ToolResults: clip(r.stepResults), Content: content,
+		Text: res.text, ReasoningText: res.reasoning, Reasoning: []model.Part{},
+		FinishReason: reason, Usage: res.usage, Warnings: clip(res.warnings), Request: map[string]any{},
+		Response:         r.responseOf(res.meta),
+		ProviderMetadata: res.providerMetadata,
+	}
+	if res.reasoning != "" {
+		s.Reasoning = []model.Part{model.Reasoning(res.reasoning)}
+	}
+	r.steps = append(r.steps, s)
+	r.records = append(r.records, s.record())
+	r.stepCalls, r.stepResults = nil, nil
 }
 
-func (r *run) finish(reason model.FinishReason, continued bool) {
-	if fn := r.opts.onFinish; fn != nil {
-		info := FinishInfo{FinishReason: reason, Steps: append([]StepInfo(nil), r.steps...), TotalUsage: r.usage, RunID: r.opts.runID}
-		safeCallback(r.agent.cfg.Logger, "onFinish", func() { fn(r.ctx, info) })
+// responseOf is a step's response: the provider's metadata (or the
+// model's id and now) and the messages of the run so far.
+func (r *run) responseOf(meta *model.ResponseMetadata) Response {
+	resp := Response{ModelID: r.model.ModelID(), ModelMetadata: r.modelMetadata(), Messages: clip(r.response)}
+	ts := time.Now()
+	if meta != nil {
+		resp.ID = meta.ID
+		if meta.ModelID != "" {
+			resp.ModelID = meta.ModelID
+		}
+		if !meta.Timestamp.IsZero() {
+			ts = meta.Timestamp
+		}
 	}
-	r.emit(stream.TypeFinish, stream.FromAgent, map[string]any{
-		"messageId":  r.messageID,
-		"stepResult": map[string]any{"reason": reason, "isContinued": continued},
-		"output":     map[string]any{"usage": r.usage},
-	})
+	resp.Timestamp = ts.UTC().Format("2006-01-02T15:04:05.000Z")
+	return resp
+}
+
+// modelMetadata names the current step's model.
+func (r *run) modelMetadata() stream.ModelMetadata {
+	return stream.ModelMetadata{ModelID: r.model.ModelID(), ModelVersion: "v3", ModelProvider: r.model.Provider()}
+}
+
+// payload is the step-finish (or finish) payload after the last step.
+func (r *run) payload(reason model.FinishReason, continued bool, text string, usage model.Usage) stream.FinishPayload {
+	p := stream.FinishPayload{
+		MessageID:  r.messageID,
+		StepResult: stream.StepResult{Reason: reason, IsContinued: continued},
+		Metadata:   stream.StepMetadata{ModelMetadata: r.modelMetadata(), Request: map[string]any{}},
+		Output:     stream.FinishOutput{Text: text, ToolCalls: []stream.ToolCallPayload{}, Usage: usage, Steps: clip(r.records)},
+		Messages: &stream.MessageGroups{
+			All:  append(append(make([]model.Message, 0, len(r.user)+len(r.response)), r.user...), r.response...),
+			User: clip(r.user), NonUser: clip(r.response),
+		},
+	}
+	if n := len(r.steps); n > 0 {
+		last := r.steps[n-1]
+		p.StepResult.Warnings = last.Warnings
+		p.Metadata.ID, p.Metadata.Timestamp, p.Metadata.ModelID = last.Response.ID, last.Response.Timestamp, last.Response.ModelID
+		p.Metadata.ModelMetadata = last.Response.ModelMetadata
+		for _, c := range last.ToolCalls {
+			if tc, ok := c.Payload.(stream.ToolCallPayload); ok {
+				p.Output.ToolCalls = append(p.Output.ToolCalls, tc)
+			}
+		}
+	}
+	return p
+}
+
+func (r *run) stepFinish(continued bool) {
+	last := r.steps[len(r.steps)-1]
+	if fn := r.opts.onStepFinish; fn != nil {
+		safeCallback(r.agent.cfg.Logger, "onStepFinish", func() { fn(r.ctx, last) })
+	}
+	r.emit(stream.TypeStepFinish, stream.FromAgent, r.payload(last.FinishReason, continued, last.Text, last.Usage))
+}
+
+func (r *run) finish(reason model.FinishReason) {
+	r.finishReason = reason
+	out := r.output()
+	if fn := r.opts.onFinish; fn != nil {
+		safeCallback(r.agent.cfg.Logger, "onFinish", func() { fn(r.ctx, out) })
+	}
+	p := r.payload(reason, false, out.Text, r.usage)
+	p.Output.Object = r.object
+	r.emit(stream.TypeFinish, stream.FromAgent, p)
 }
 
 // stepResult is what one model call produced.
 type stepResult struct {
-	text      string
-	calls     []call
-	reason    model.FinishReason
-	usage     model.Usage
-	assistant model.Message
+	text             string
+	reasoning        string
+	calls            []call
+	reason           model.FinishReason
+	usage            model.Usage
+	warnings         []model.Warning
+	meta             *model.ResponseMetadata
+	sources          []model.Source
+	files            []model.GeneratedFile
+	providerMetadata model.ProviderMetadata
+	assistant        model.Message
 }
 
 type call struct {
 	id, name string
 	args     json.RawMessage // nil when the model's text did not parse
 	rawArgs  string
-}
-
-func (s *stepResult) info(step int) StepInfo {
-	info := StepInfo{StepNumber: step, Text: s.text, FinishReason: s.reason, Usage: s.usage}
-	for _, c := range s.calls {
-		info.ToolCalls = append(info.ToolCalls, ToolCallInfo{ToolCallID: c.id, ToolName: c.name, Args: c.args})
-	}
-	return info
-}
-
-func (s *stepResult) toolCallPayloads() []stream.ToolCallPayload {
-	out := []stream.ToolCallPayload{}
-	for _, c := range s.calls {
-		out = append(out, stream.ToolCallPayload{ToolCallID: c.id, ToolName: c.name, Args: argsOrEmpty(c.args)})
-	}
-	return out
 }
 
 func argsOrEmpty(a json.RawMessage) json.RawMessage {
@@ -274,7 +369,7 @@ func (r *run) callModel(ctx context.Context, messages []model.Message, choice mo
 		})
 	}
 	res := &stepResult{reason: model.FinishUnknown}
-	var text strings.Builder
+	var text, reasoning strings.Builder
 	inputs := map[string]*strings.Builder{}
 	inputNames := map[string]string{}
 	synthesised := map[string]bool{}
@@ -292,7 +387,22 @@ func (r *run) callModel(ctx context.Context, messages []model.Message, choice mo
 		case model.PartTextEnd:
 			r.emit(stream.TypeTextEnd, stream.FromAgent, stream.TextEndPayload{Type: stream.TypeTextEnd, ID: p.ID})
 		case model.PartReasoningStart, model.PartReasoningDelta, model.PartReasoningEnd:
+			reasoning.WriteString(p.Delta)
 			r.emit(string(p.Type), stream.FromAgent, stream.TextPayload{ID: p.ID, Text: p.Delta})
+		case model.PartStreamStart:
+			res.warnings = append(res.warnings, p.Warnings...)
+		case model.PartResponseMetadata:
+			res.meta = p.Response
+		case model.PartSource:
+			if p.Source != nil {
+				res.sources = append(res.sources, *p.Source)
+				r.emit(stream.TypeSource, stream.FromAgent, p.Source)
+			}
+		case model.PartFile:
+			if p.File != nil {
+				res.files = append(res.files, *p.File)
+				r.emit(stream.TypeFile, stream.FromAgent, p.File)
+			}
 		case model.PartToolInputStart:
 			inputs[p.ID] = &strings.Builder{}
 			inputNames[p.ID] = p.ToolName
@@ -338,7 +448,7 @@ func (r *run) callModel(ctx context.Context, messages []model.Message, choice mo
 			res.calls = append(res.calls, c)
 			r.emit(stream.TypeToolCall, stream.FromAgent, stream.ToolCallPayload{ToolCallID: c.id, ToolName: c.name, Args: argsOrEmpty(c.args)})
 		case model.PartFinish:
-			res.reason, res.usage = p.FinishReason, p.Usage
+			res.reason, res.usage, res.providerMetadata = p.FinishReason, p.Usage, p.ProviderMetadata
 		case model.PartError:
 			if p.Err != nil {
 				return nil, p.Err
@@ -349,7 +459,10 @@ func (r *run) callModel(ctx context.Context, messages []model.Message, choice mo
 			return nil, context.Canceled
 		}
 	}
-	res.text = text.String()
+	res.text, res.reasoning = text.String(), reasoning.String()
+	if res.reasoning != "" {
+		assistant = append(assistant, model.Reasoning(res.reasoning))
+	}
 	if res.text != "" {
 		assistant = append(assistant, model.Text(res.text))
 	}
@@ -435,6 +548,12 @@ func (r *run) executeCalls(calls []call) ([]model.ToolResultPart, bool) {
 func (r *run) send(c stream.Chunk) {
 	if r.stopped {
 		return
+	}
+	switch c.Type {
+	case stream.TypeToolCall:
+		r.stepCalls = append(r.stepCalls, c)
+	case stream.TypeToolResult:
+		r.stepResults = append(r.stepResults, c)
 	}
 	if !r.yield(c, nil) {
 		r.stopped = true
@@ -569,7 +688,7 @@ func (r *run) resultOf(i int, c call, raw []byte, meta map[string]any) *callResu
 		chunk: stream.Chunk{Type: stream.TypeToolResult, RunID: r.opts.runID, From: stream.FromAgent, Payload: stream.ToolResultPayload{
 			Args: c.args, ToolCallID: c.id, ToolName: c.name, Result: json.RawMessage(raw), ProviderMetadata: meta,
 		}},
-		part: &model.ToolResultPart{ToolCallID: c.id, ToolName: c.name, Output: model.JSONOutput(result)},
+		part: &model.ToolResultPart{ToolCallID: c.id, ToolName: c.name, Output: model.JSONOutput(result), Input: argsOrEmpty(c.args)},
 	}
 }
 
@@ -579,7 +698,7 @@ func (r *run) errorResult(i int, c call, name, message string) *callResult {
 		chunk: stream.Chunk{Type: stream.TypeToolError, RunID: r.opts.runID, From: stream.FromAgent, Payload: stream.ToolErrorPayload{
 			ToolCallID: c.id, ToolName: c.name, Error: map[string]any{"name": name, "message": message}, Args: c.args,
 		}},
-		part: &model.ToolResultPart{ToolCallID: c.id, ToolName: c.name, Output: model.ErrorTextOutput(message)},
+		part: &model.ToolResultPart{ToolCallID: c.id, ToolName: c.name, Output: model.ErrorTextOutput(message), Input: argsOrEmpty(c.args)},
 	}
 }
 

@@ -8,46 +8,29 @@ import (
 	"github.com/gomastra/mastra/tools"
 )
 
-// StepInfo describes a finished step, for stop conditions and prepareStep.
-type StepInfo struct {
-	// StepNumber counts from 0.
-	StepNumber   int
-	Text         string
-	FinishReason model.FinishReason
-	ToolCalls    []ToolCallInfo
-	Usage        model.Usage
-}
-
-// ToolCallInfo is one call a step made.
-type ToolCallInfo struct {
-	ToolCallID string
-	ToolName   string
-	Args       []byte
-}
-
 // StopCondition is Mastra's stopWhen: evaluated after each step that would
 // continue; true stops the run.
-type StopCondition func(steps []StepInfo) bool
+type StopCondition func(steps []Step) bool
 
 // StepCountIs stops after n steps.
 func StepCountIs(n int) StopCondition {
-	return func(steps []StepInfo) bool { return len(steps) >= n }
+	return func(steps []Step) bool { return len(steps) >= n }
 }
 
 // HasToolCall stops after a step that called the named tool.
 func HasToolCall(name string) StopCondition {
-	return func(steps []StepInfo) bool {
+	return func(steps []Step) bool {
 		if len(steps) == 0 {
 			return false
 		}
-		return slices.ContainsFunc(steps[len(steps)-1].ToolCalls, func(c ToolCallInfo) bool { return c.ToolName == name })
+		return slices.Contains(steps[len(steps)-1].ToolNames(), name)
 	}
 }
 
 // PrepareStep is what a prepareStep function sees before a model call.
 type PrepareStep struct {
 	StepNumber  int
-	Steps       []StepInfo
+	Steps       []Step
 	Model       model.LanguageModel
 	ToolChoice  model.ToolChoice
 	ActiveTools []string
@@ -101,20 +84,12 @@ func activeSet(all map[string]*tools.Tool, active []string) map[string]*tools.To
 
 // WithOnStepFinish calls fn after each step (Mastra's onStepFinish).
 // Panics are recovered and logged.
-func WithOnStepFinish(fn func(ctx context.Context, step StepInfo)) Option {
+func WithOnStepFinish(fn func(ctx context.Context, step Step)) Option {
 	return func(o *runOptions) { o.onStepFinish = fn }
-}
-
-// FinishInfo describes a finished run, for onFinish.
-type FinishInfo struct {
-	FinishReason model.FinishReason
-	Steps        []StepInfo
-	TotalUsage   model.Usage
-	RunID        string
 }
 
 // WithOnFinish calls fn once when the run finishes (not when the consumer
 // stops early). Panics are recovered and logged.
-func WithOnFinish(fn func(ctx context.Context, info FinishInfo)) Option {
+func WithOnFinish(fn func(ctx context.Context, out *Output)) Option {
 	return func(o *runOptions) { o.onFinish = fn }
 }

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -64,7 +65,7 @@ func TestPrepareStep(t *testing.T) {
 		if s.StepNumber == 0 {
 			return nil, nil
 		}
-		if len(s.Steps) != 1 || s.Steps[0].ToolCalls[0].ToolName != "add" {
+		if len(s.Steps) != 1 || s.Steps[0].ToolNames()[0] != "add" {
 			t.Errorf("prepareStep sees the earlier steps: %+v", s.Steps)
 		}
 		instr := "Answer now."
@@ -93,11 +94,11 @@ func TestCallbacksAndToolsFromRequestContext(t *testing.T) {
 		}
 	})
 	var steps []model.FinishReason
-	var finished FinishInfo
+	var finished *Output
 	out, err := a.Generate(context.Background(), "go",
 		WithRequestContext(tools.NewRequestContext(map[string]any{"tier": "vip"})),
-		WithOnStepFinish(func(_ context.Context, s StepInfo) { steps = append(steps, s.FinishReason) }),
-		WithOnFinish(func(_ context.Context, f FinishInfo) { finished = f }),
+		WithOnStepFinish(func(_ context.Context, s Step) { steps = append(steps, s.FinishReason) }),
+		WithOnFinish(func(_ context.Context, f *Output) { finished = f }),
 	)
 	if err != nil {
 		t.Fatal(err)
@@ -108,7 +109,34 @@ func TestCallbacksAndToolsFromRequestContext(t *testing.T) {
 	if d := cmp.Diff([]model.FinishReason{model.FinishToolCalls, model.FinishStop}, steps); d != "" {
 		t.Errorf("onStepFinish (-want +got):\n%s", d)
 	}
-	if finished.FinishReason != model.FinishStop || len(finished.Steps) != 2 || finished.RunID != out.RunID {
+	if finished == nil || finished.FinishReason != model.FinishStop || len(finished.Steps) != 2 || finished.RunID != out.RunID {
 		t.Errorf("onFinish: %+v", finished)
+	}
+}
+
+func TestModelFromRequestContext(t *testing.T) {
+	basic := mock.New(mock.Step{Text: "basic"})
+	premium := mock.New(mock.Step{Text: "premium"}).WithID("openai", "gpt-premium")
+	a := newAgent(t, basic, nil, func(c *Config) {
+		c.Model = nil
+		c.ModelFunc = func(_ context.Context, rc *tools.RequestContext) (model.LanguageModel, error) {
+			if tier, _ := rc.Get("tier"); tier == "premium" {
+				return premium, nil
+			}
+			return basic, nil
+		}
+	})
+	out, err := a.Generate(context.Background(), "hi", WithRequestContext(tools.NewRequestContext(map[string]any{"tier": "premium"})))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Text != "premium" || out.Steps[0].Response.ModelMetadata.ModelID != "gpt-premium" {
+		t.Errorf("the request context's model was not used: %q from %+v", out.Text, out.Steps[0].Response.ModelMetadata)
+	}
+	failing := newAgent(t, basic, nil, func(c *Config) {
+		c.ModelFunc = func(context.Context, *tools.RequestContext) (model.LanguageModel, error) { return nil, nil }
+	})
+	if _, err := failing.Generate(context.Background(), "hi"); err == nil || !strings.Contains(err.Error(), "returned no model") {
+		t.Errorf("a model function without a model: %v", err)
 	}
 }

@@ -106,12 +106,8 @@ func AgentTool(key string, sub *Agent) *tools.Tool {
 				if c.Type == stream.TypeStepStart {
 					text = text[:0]
 				}
-				if c.Type == stream.TypeFinish {
-					if m, ok := c.Payload.(map[string]any); ok {
-						if sr, ok := m["stepResult"].(map[string]any); ok {
-							out.FinishReason, _ = sr["reason"].(model.FinishReason)
-						}
-					}
+				if p, ok := c.Payload.(stream.FinishPayload); ok && c.Type == stream.TypeFinish {
+					out.FinishReason = p.StepResult.Reason
 				}
 			}
 			out.Text = string(text)

@@ -65,10 +65,13 @@ type ToolCallPart struct {
 
 // ToolResultPart is a tool call's result as the model sees it.
 type ToolResultPart struct {
-	ToolCallID      string           `json:"toolCallId"`
-	ToolName        string           `json:"toolName"`
-	Output          ToolResultOutput `json:"output"`
-	ProviderOptions ProviderOptions  `json:"providerOptions,omitempty"`
+	ToolCallID string           `json:"toolCallId"`
+	ToolName   string           `json:"toolName"`
+	Output     ToolResultOutput `json:"output"`
+	// Input is the call's arguments, which Mastra repeats on the results
+	// it reports (providers neither need nor send it).
+	Input           json.RawMessage `json:"input,omitempty"`
+	ProviderOptions ProviderOptions `json:"providerOptions,omitempty"`
 }
 
 // System returns a system message.
@@ -178,7 +181,7 @@ func (p Part) MarshalJSON() ([]byte, error) {
 			return nil, err
 		}
 		raw := json.RawMessage(out)
-		w.ToolCallID, w.ToolName, w.Output = tr.ToolCallID, tr.ToolName, &raw
+		w.ToolCallID, w.ToolName, w.Output, w.Input = tr.ToolCallID, tr.ToolName, &raw, tr.Input
 		if tr.ProviderOptions != nil {
 			w.ProviderOptions = tr.ProviderOptions
 		}
@@ -209,7 +212,7 @@ func (p *Part) UnmarshalJSON(b []byte) error {
 		p.ProviderOptions = nil
 		p.ToolCall.ProviderOptions = w.ProviderOptions
 	case MessageToolResult:
-		p.ToolResult = &ToolResultPart{ToolCallID: w.ToolCallID, ToolName: w.ToolName, ProviderOptions: w.ProviderOptions}
+		p.ToolResult = &ToolResultPart{ToolCallID: w.ToolCallID, ToolName: w.ToolName, Input: w.Input, ProviderOptions: w.ProviderOptions}
 		p.ProviderOptions = nil
 		if w.Output != nil {
 			if err := json.Unmarshal(*w.Output, &p.ToolResult.Output); err != nil {

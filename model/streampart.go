@@ -1,6 +1,7 @@
 package model
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"iter"
@@ -102,6 +103,9 @@ type Usage struct {
 	TotalTokens       int `json:"totalTokens"`
 	ReasoningTokens   int `json:"reasoningTokens,omitempty"`
 	CachedInputTokens int `json:"cachedInputTokens,omitempty"`
+	// Raw is the provider's own usage record when it reports one; sums
+	// keep the latest (as Mastra's running usage does).
+	Raw any `json:"raw,omitempty"`
 }
 
 // Add returns the sum of two usages (Mastra's totalUsage).
@@ -112,6 +116,7 @@ func (u Usage) Add(o Usage) Usage {
 		TotalTokens:       u.TotalTokens + o.TotalTokens,
 		ReasoningTokens:   u.ReasoningTokens + o.ReasoningTokens,
 		CachedInputTokens: u.CachedInputTokens + o.CachedInputTokens,
+		Raw:               cmp.Or(o.Raw, u.Raw),
 	}
 }
 

@@ -182,6 +182,8 @@ func newPayload(typ string) any {
 		return &ToolOutputPayload{}
 	case TypeError:
 		return &ErrorPayload{}
+	case TypeStepFinish, TypeFinish:
+		return &FinishPayload{}
 	}
 	return nil
 }
@@ -191,6 +193,8 @@ func newPayload(typ string) any {
 func derefPayload(p any) any {
 	switch t := p.(type) {
 	case *StartPayload:
+		return *t
+	case *FinishPayload:
 		return *t
 	case *StepStartPayload:
 		return *t

@@ -14,9 +14,9 @@ import (
 // (spec/http/smoke-fullstream.json) into this package's types and encodes
 // them again: the JSON must be the same.
 func TestChunksRoundTripMastraTraffic(t *testing.T) {
-	data, err := os.ReadFile("../../shared/spec/http/smoke-fullstream.json")
+	data, err := os.ReadFile("../agent/testdata/mastra/smoke-fullstream.json")
 	if err != nil {
-		t.Skipf("recorded traffic not available: %v", err)
+		t.Fatal(err)
 	}
 	var raws []json.RawMessage
 	if err := json.Unmarshal(data, &raws); err != nil {
@@ -99,5 +99,24 @@ func TestSSERoundTrip(t *testing.T) {
 	}
 	if d := cmp.Diff([]string{TypeTextDelta, TypeToolResult}, got); d != "" {
 		t.Errorf("read (-want +got):\n%s", d)
+	}
+}
+
+func TestRedactHidesRequestsWithoutTouchingTheChunk(t *testing.T) {
+	p := FinishPayload{Metadata: StepMetadata{Request: map[string]any{"body": "secret"}}, Output: FinishOutput{Steps: []StepRecord{{Request: map[string]any{"body": "secret"}}}}}
+	c := Chunk{Type: TypeFinish, Payload: p}
+	b, err := Marshal(Redact(c))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(b), "secret") || strings.Contains(string(b), `"request"`) {
+		t.Errorf("redacted finish still shows the request: %s", b)
+	}
+	if c.Payload.(FinishPayload).Output.Steps[0].Request == nil {
+		t.Error("Redact modified the chunk it was given")
+	}
+	s, _ := Marshal(Redact(Chunk{Type: TypeStepStart, Payload: StepStartPayload{Request: map[string]any{"body": "secret"}}}))
+	if strings.Contains(string(s), "secret") {
+		t.Errorf("redacted step-start: %s", s)
 	}
 }

@@ -40,6 +40,9 @@ type Step struct {
 	// Delay waits before the first part; PartDelay between parts. Both
 	// give up when the context is done.
 	Delay, PartDelay time.Duration
+	// Response, when set, is the response metadata reported (default: id
+	// "mock-response-<n>", the Unix epoch, the model's id).
+	Response *model.ResponseMetadata
 	// Parts, when set, are streamed as they are instead of everything
 	// above (for exact provider behaviour in tests).
 	Parts []model.StreamPart
@@ -166,12 +169,11 @@ func (s Step) parts(call int, modelID string) []model.StreamPart {
 	if s.Parts != nil {
 		return s.Parts
 	}
-	ps := []model.StreamPart{
-		{Type: model.PartStreamStart},
-		{Type: model.PartResponseMetadata, Response: &model.ResponseMetadata{
-			ID: fmt.Sprintf("mock-response-%d", call+1), Timestamp: time.Unix(0, 0).UTC(), ModelID: modelID,
-		}},
+	meta := s.Response
+	if meta == nil {
+		meta = &model.ResponseMetadata{ID: fmt.Sprintf("mock-response-%d", call+1), Timestamp: time.Unix(0, 0).UTC(), ModelID: modelID}
 	}
+	ps := []model.StreamPart{{Type: model.PartStreamStart}, {Type: model.PartResponseMetadata, Response: meta}}
 	if s.Reasoning != "" {
 		ps = append(ps,
 			model.StreamPart{Type: model.PartReasoningStart, ID: "r1"},

@@ -1,0 +1,24 @@
+package stream
+
+// Redact returns c as Mastra's server sends it (spec §4.9): the request a
+// step sent the model is not shown to clients, so step-start's request
+// becomes {} and step-finish and finish payloads lose metadata.request
+// and every step's request. Other chunks are returned as they are. The
+// chunk given is not modified.
+func Redact(c Chunk) Chunk {
+	switch p := c.Payload.(type) {
+	case StepStartPayload:
+		p.Request = map[string]any{}
+		c.Payload = p
+	case FinishPayload:
+		p.Metadata.Request = nil
+		steps := make([]StepRecord, len(p.Output.Steps))
+		for i, s := range p.Output.Steps {
+			s.Request = nil
+			steps[i] = s
+		}
+		p.Output.Steps = steps
+		c.Payload = p
+	}
+	return c
+}
