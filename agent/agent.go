@@ -165,6 +165,7 @@ type runOptions struct {
 	prepareStep    func(ctx context.Context, s PrepareStep) (*StepOverrides, error)
 	onStepFinish   func(ctx context.Context, step Step)
 	onFinish       func(ctx context.Context, out *Output)
+	structured     *StructuredOutput
 }
 
 // Option sets a run option.

@@ -251,10 +251,12 @@ func TestStoppingEarlyLeavesNothingRunning(t *testing.T) {
 }
 
 func TestModelErrorEndsTheRun(t *testing.T) {
-	m := mock.New(mock.Step{Err: errors.New("401 unauthorized")})
+	refused := errors.New("401 unauthorized")
+	m := mock.New(mock.Step{Err: refused})
 	out, err := newAgent(t, m, nil).Generate(context.Background(), "hi")
-	if err != nil {
-		t.Fatal(err)
+	var runErr *RunError
+	if !errors.As(err, &runErr) || !errors.Is(err, refused) || out == nil || out.Error != runErr {
+		t.Fatalf("a failed model call: err %v, output %+v", err, out)
 	}
 	if out.FinishReason != "error" || types(out.Chunks)[2] != stream.TypeError {
 		t.Errorf("reason %s, chunks %v", out.FinishReason, types(out.Chunks))

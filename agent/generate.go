@@ -6,10 +6,12 @@ import (
 	"github.com/gomastra/mastra/stream"
 )
 
-// Generate runs the agent to the end and returns Mastra's FullOutput. A
-// model call that fails ends the run with FinishReason "error" and the
-// error in Output.Error; the returned error is for input the agent cannot
-// take and for ctx's end.
+// Generate runs the agent to the end and returns Mastra's FullOutput. An
+// input the agent cannot take is an error with no output. A run that
+// failed (a model call that failed, a structured answer that did not
+// match under the strict strategy; FinishReason "error") returns its
+// output and its *RunError, as Mastra's generate throws; a run cut short
+// by ctx returns its output and ctx's error.
 func (a *Agent) Generate(ctx context.Context, input any, opts ...Option) (*Output, error) {
 	r, msgs, err := a.start(ctx, input, opts)
 	if err != nil {
@@ -24,5 +26,8 @@ func (a *Agent) Generate(ctx context.Context, input any, opts ...Option) (*Outpu
 	r.loop(msgs)
 	out := r.output()
 	out.Chunks = chunks
+	if r.err != nil {
+		return out, r.err
+	}
 	return out, ctx.Err()
 }

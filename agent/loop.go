@@ -54,8 +54,14 @@ func (a *Agent) start(ctx context.Context, input any, opts []Option) (*run, []mo
 	if err != nil {
 		return nil, nil, err
 	}
+	var st *structuring
+	if o.structured != nil {
+		if st, err = newStructuring(o.structured); err != nil {
+			return nil, nil, fmt.Errorf("agent %s: %w", a.cfg.ID, err)
+		}
+	}
 	ctx, cancel := context.WithCancel(ctx)
-	return &run{agent: a, opts: o, tools: toolset, ctx: ctx, cancel: cancel, messageID: newID(), baseModel: m, model: m}, msgs, nil
+	return &run{agent: a, opts: o, tools: toolset, ctx: ctx, cancel: cancel, messageID: newID(), baseModel: m, model: m, st: st}, msgs, nil
 }
 
 // run is one Stream invocation's state.
@@ -86,11 +92,17 @@ type run struct {
 	records     []stream.StepRecord
 	stepCalls   []stream.Chunk
 	stepResults []stream.Chunk
-	// finishReason, object, usedFallback and err are the run's outcome.
+	// st is the structured-output state (nil without it); stepObject
+	// says the current step produced the object.
+	st         *structuring
+	stepObject bool
+	// finishReason, object, usedFallback, err and tripwire are the run's
+	// outcome.
 	finishReason model.FinishReason
 	object       any
 	usedFallback bool
-	err          any
+	err          *RunError
+	tripwire     *Tripwire
 }
 
 func (r *run) emit(typ string, from stream.From, payload any) bool {
@@ -111,19 +123,25 @@ func (r *run) loop(input []model.Message) {
 	if r.opts.instructions != nil {
 		instructions = *r.opts.instructions
 	}
+	if r.st != nil {
+		instructions = r.st.system(instructions)
+	}
 	var messages []model.Message
 	if instructions != "" {
 		messages = append(messages, model.System(instructions))
 	}
 	r.active = activeSet(r.tools, r.opts.activeTools)
 	input = r.ingestToolResults(input)
-	messages = append(messages, input...)
 	for _, m := range input {
 		r.inputMessages = append(r.inputMessages, m)
 		if m.Role != model.RoleSystem {
 			r.user = append(r.user, m)
 		}
 	}
+	if r.st != nil {
+		input = r.st.inline(input)
+	}
+	messages = append(messages, input...)
 	reason := model.FinishStop
 	for step := 0; ; step++ {
 		if !r.emit(stream.TypeStepStart, stream.FromAgent, stream.StepStartPayload{
@@ -142,7 +160,7 @@ func (r *run) loop(input []model.Message) {
 			if r.stopped || r.ctx.Err() != nil {
 				return
 			}
-			r.err = map[string]any{"message": err.Error()}
+			r.err = &RunError{Message: err.Error(), cause: err}
 			r.emit(stream.TypeError, stream.FromAgent, stream.ErrorPayload{Error: r.err})
 			r.finish(model.FinishError)
 			return
@@ -168,6 +186,14 @@ func (r *run) loop(input []model.Message) {
 			}
 		}
 		r.addStep(step, reason, res, results)
+		if r.st != nil && len(res.calls) == 0 {
+			// The answer step: its text becomes the object.
+			reason = r.structure(res.text, reason)
+			r.steps[len(r.steps)-1].FinishReason = reason
+			if r.stopped {
+				return
+			}
+		}
 		// Mastra continues after tool calls unless a client tool is
 		// pending or the model stopped for an error, the length limit or
 		// a content filter.
@@ -309,7 +335,12 @@ func (r *run) stepFinish(continued bool) {
 	if fn := r.opts.onStepFinish; fn != nil {
 		safeCallback(r.agent.cfg.Logger, "onStepFinish", func() { fn(r.ctx, last) })
 	}
-	r.emit(stream.TypeStepFinish, stream.FromAgent, r.payload(last.FinishReason, continued, last.Text, last.Usage))
+	p := r.payload(last.FinishReason, continued, last.Text, last.Usage)
+	if r.stepObject {
+		p.Output.Object = r.object
+		r.stepObject = false
+	}
+	r.emit(stream.TypeStepFinish, stream.FromAgent, p)
 }
 
 func (r *run) finish(reason model.FinishReason) {
@@ -355,6 +386,13 @@ func argsOrEmpty(a json.RawMessage) json.RawMessage {
 // chunks, and assembles the step.
 func (r *run) callModel(ctx context.Context, messages []model.Message, choice model.ToolChoice) (*stepResult, error) {
 	req := &model.Request{Messages: messages, ToolChoice: choice, Settings: r.opts.settings}
+	var po *partialObject
+	if r.st != nil {
+		req.ResponseFormat = r.st.responseFormat()
+		if r.st.direct() {
+			po = &partialObject{}
+		}
+	}
 	m := compat.Model{Provider: r.model.Provider(), ModelID: r.model.ModelID()}
 	names := make([]string, 0, len(r.active))
 	for name := range r.active {
@@ -383,6 +421,9 @@ func (r *run) callModel(ctx context.Context, messages []model.Message, choice mo
 			r.emit(stream.TypeTextStart, stream.FromAgent, stream.TextPayload{ID: p.ID})
 		case model.PartTextDelta:
 			text.WriteString(p.Delta)
+			if po != nil {
+				r.objectDelta(po, p.Delta, r.opts.runID, nil)
+			}
 			r.emit(stream.TypeTextDelta, stream.FromAgent, stream.TextPayload{ID: p.ID, Text: p.Delta})
 		case model.PartTextEnd:
 			r.emit(stream.TypeTextEnd, stream.FromAgent, stream.TextEndPayload{Type: stream.TypeTextEnd, ID: p.ID})

@@ -39,9 +39,11 @@ type Output struct {
 	// JSON; UsedFallbackValue says it is the configured fallback.
 	Object            any  `json:"object,omitempty"`
 	UsedFallbackValue bool `json:"usedFallbackValue"`
-	// Error is the error chunk's payload when the run failed.
-	Error any    `json:"error,omitempty"`
-	RunID string `json:"runId"`
+	// Error is why the run failed (FinishReason "error"); Tripwire why a
+	// processor stopped it (FinishReason "tripwire").
+	Error    *RunError `json:"error,omitempty"`
+	Tripwire *Tripwire `json:"tripwire,omitempty"`
+	RunID    string    `json:"runId"`
 	// Chunks is every chunk of the run, in order.
 	Chunks []stream.Chunk `json:"-"`
 }
@@ -106,7 +108,7 @@ func (r *run) output() *Output {
 		Steps: r.steps, FinishReason: r.finishReason, Usage: r.usage, TotalUsage: r.usage,
 		Warnings: []model.Warning{}, Request: map[string]any{}, Reasoning: []model.Part{},
 		ToolCalls: []stream.Chunk{}, ToolResults: []stream.Chunk{}, Sources: []model.Source{}, Files: []model.GeneratedFile{},
-		Object: r.object, UsedFallbackValue: r.usedFallback, Error: r.err, RunID: r.opts.runID,
+		Object: r.object, UsedFallbackValue: r.usedFallback, Error: r.err, Tripwire: r.tripwire, RunID: r.opts.runID,
 		Response: Response{ModelMetadata: r.modelMetadata(), Messages: clip(r.response)},
 	}
 	if out.Steps == nil {

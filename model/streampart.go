@@ -84,7 +84,8 @@ type StreamPart struct {
 // FinishReason is why a model stopped.
 type FinishReason string
 
-// Finish reasons (the AI SDK's, plus Mastra's "suspended" for runs).
+// Finish reasons (the AI SDK's, plus Mastra's "suspended" and "tripwire"
+// for runs).
 const (
 	FinishStop          FinishReason = "stop"
 	FinishLength        FinishReason = "length"
@@ -94,6 +95,7 @@ const (
 	FinishOther         FinishReason = "other"
 	FinishUnknown       FinishReason = "unknown"
 	FinishSuspended     FinishReason = "suspended"
+	FinishTripwire      FinishReason = "tripwire"
 )
 
 // Usage counts tokens. Zero means "not reported".

@@ -66,7 +66,14 @@ type Chunk struct {
 	Data      any
 	ID        string
 	Transient bool
+
+	// Object is the (partial) object of "object" and "object-result"
+	// chunks, which carry it at the top level, not in a payload.
+	Object any
 }
+
+// IsObject reports whether c is an "object" or "object-result" chunk.
+func (c Chunk) IsObject() bool { return c.Type == TypeObject || c.Type == TypeObjectResult }
 
 // IsData reports whether c is a data-* chunk.
 func (c Chunk) IsData() bool { return strings.HasPrefix(c.Type, "data-") }
@@ -80,6 +87,15 @@ func (c Chunk) MarshalJSON() ([]byte, error) {
 			ID        string `json:"id,omitempty"`
 			Transient bool   `json:"transient,omitempty"`
 		}{c.Type, c.Data, c.ID, c.Transient})
+	}
+	if c.IsObject() {
+		return marshal(struct {
+			From     From           `json:"from"`
+			RunID    string         `json:"runId"`
+			Type     string         `json:"type"`
+			Object   any            `json:"object"`
+			Metadata map[string]any `json:"metadata,omitempty"`
+		}{c.From, c.RunID, c.Type, c.Object, c.Metadata})
 	}
 	return marshal(struct {
 		Type     string         `json:"type"`
@@ -103,6 +119,7 @@ func (c *Chunk) UnmarshalJSON(b []byte) error {
 		Data      json.RawMessage `json:"data"`
 		ID        string          `json:"id"`
 		Transient bool            `json:"transient"`
+		Object    any             `json:"object"`
 	}
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.UseNumber()
@@ -113,6 +130,10 @@ func (c *Chunk) UnmarshalJSON(b []byte) error {
 		return fmt.Errorf("stream: chunk without a type")
 	}
 	*c = Chunk{Type: w.Type, RunID: w.RunID, From: w.From, Metadata: w.Metadata, ID: w.ID, Transient: w.Transient}
+	if c.IsObject() {
+		c.Object = w.Object
+		return nil
+	}
 	if c.IsData() {
 		if len(w.Data) > 0 {
 			c.Data = w.Data
