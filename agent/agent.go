@@ -166,6 +166,9 @@ type runOptions struct {
 	onStepFinish   func(ctx context.Context, step Step)
 	onFinish       func(ctx context.Context, out *Output)
 	structured     *StructuredOutput
+	context        []model.Message
+	threadID       string
+	resourceID     string
 }
 
 // Option sets a run option.
@@ -192,6 +195,21 @@ func WithRunID(id string) Option { return func(o *runOptions) { o.runID = id } }
 // with finishReason "tool-calls".
 func WithClientTools(set tools.Set) Option { return func(o *runOptions) { o.clientTools = set } }
 
+// WithContextMessages adds messages the model sees before the input
+// (Mastra's context option): background the run should know, which is
+// neither the request's input nor its output.
+func WithContextMessages(msgs ...model.Message) Option {
+	return func(o *runOptions) { o.context = append(o.context, msgs...) }
+}
+
+// WithMemory names the run's memory thread and resource. Tools read them
+// from the request context (tools.ThreadIDKey, tools.ResourceIDKey),
+// which the run sets from here and never from a client; sub-agents get
+// threads and resources of their own derived from them.
+func WithMemory(threadID, resourceID string) Option {
+	return func(o *runOptions) { o.threadID, o.resourceID = threadID, resourceID }
+}
+
 // WithSettings sets the model call settings.
 func WithSettings(s model.CallSettings) Option { return func(o *runOptions) { o.settings = s } }
 
@@ -205,6 +223,12 @@ func (a *Agent) options(opts []Option) runOptions {
 	}
 	if o.requestContext == nil {
 		o.requestContext = tools.NewRequestContext(nil)
+	}
+	if o.threadID != "" {
+		_ = o.requestContext.Set(tools.ThreadIDKey, o.threadID)
+	}
+	if o.resourceID != "" {
+		_ = o.requestContext.Set(tools.ResourceIDKey, o.resourceID)
 	}
 	if o.runID == "" {
 		o.runID = newID()

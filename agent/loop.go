@@ -75,10 +75,11 @@ type run struct {
 	messageID string
 	stopped   bool
 	usage     model.Usage
-	// inputMessages are this request's input messages, as callbacks see
-	// them; user the same, as the finish payloads group them.
-	inputMessages []any
-	user          []model.Message
+	// seen is the conversation the current step's model call was given
+	// (system messages excluded), as tools and callbacks see it; user the
+	// request's input, as the finish payloads group it.
+	seen []any
+	user []model.Message
 	// response are the messages the run produced: assistant and tool.
 	response []model.Message
 	// baseModel is the run's model; model and active are the current
@@ -130,10 +131,10 @@ func (r *run) loop(input []model.Message) {
 	if instructions != "" {
 		messages = append(messages, model.System(instructions))
 	}
+	messages = append(messages, r.opts.context...)
 	r.active = activeSet(r.tools, r.opts.activeTools)
 	input = r.ingestToolResults(input)
 	for _, m := range input {
-		r.inputMessages = append(r.inputMessages, m)
 		if m.Role != model.RoleSystem {
 			r.user = append(r.user, m)
 		}
@@ -386,6 +387,12 @@ func argsOrEmpty(a json.RawMessage) json.RawMessage {
 // chunks, and assembles the step.
 func (r *run) callModel(ctx context.Context, messages []model.Message, choice model.ToolChoice) (*stepResult, error) {
 	req := &model.Request{Messages: messages, ToolChoice: choice, Settings: r.opts.settings}
+	r.seen = make([]any, 0, len(messages))
+	for _, m := range messages {
+		if m.Role != model.RoleSystem {
+			r.seen = append(r.seen, m)
+		}
+	}
 	var po *partialObject
 	if r.st != nil {
 		req.ResponseFormat = r.st.responseFormat()
@@ -449,7 +456,7 @@ func (r *run) callModel(ctx context.Context, messages []model.Message, choice mo
 			inputNames[p.ID] = p.ToolName
 			if t := r.lookup(p.ToolName); t != nil {
 				safeCallback(r.agent.cfg.Logger, "onInputStart", func() {
-					t.InputStarted(r.ctx, tools.InputStartEvent{ToolCallID: p.ID, Messages: r.inputMessages})
+					t.InputStarted(r.ctx, tools.InputStartEvent{ToolCallID: p.ID, Messages: r.seen})
 				})
 			}
 			r.emit(stream.TypeToolCallInputStreamingStart, stream.FromAgent, stream.ToolInputStartPayload{ToolCallID: p.ID, ToolName: p.ToolName})
@@ -459,7 +466,7 @@ func (r *run) callModel(ctx context.Context, messages []model.Message, choice mo
 			}
 			if t := r.lookup(inputNames[p.ID]); t != nil {
 				safeCallback(r.agent.cfg.Logger, "onInputDelta", func() {
-					t.InputDelta(r.ctx, tools.InputDeltaEvent{InputTextDelta: p.Delta, ToolCallID: p.ID, Messages: r.inputMessages})
+					t.InputDelta(r.ctx, tools.InputDeltaEvent{InputTextDelta: p.Delta, ToolCallID: p.ID, Messages: r.seen})
 				})
 			}
 			r.emit(stream.TypeToolCallDelta, stream.FromAgent, stream.ToolCallDeltaPayload{ArgsTextDelta: p.Delta, ToolCallID: p.ID, ToolName: inputNames[p.ID]})
@@ -654,7 +661,7 @@ func (r *run) executeOne(i int, c call, events chan<- event) *callResult {
 		var input any
 		_ = json.Unmarshal(c.args, &input)
 		safeCallback(r.agent.cfg.Logger, "onInputAvailable", func() {
-			t.InputAvailable(r.ctx, tools.InputAvailableEvent[any]{Input: input, ToolCallID: c.id, Messages: r.inputMessages})
+			t.InputAvailable(r.ctx, tools.InputAvailableEvent[any]{Input: input, ToolCallID: c.id, Messages: r.seen})
 		})
 	}
 	if t.IsClientTool() {
@@ -680,7 +687,7 @@ func (r *run) executeOne(i int, c call, events chan<- event) *callResult {
 	}
 	inv := &tools.Invocation{
 		Tracer:     r.agent.cfg.Tracer,
-		ToolCallID: c.id, ToolName: c.name, RunID: r.opts.runID, Messages: r.inputMessages,
+		ToolCallID: c.id, ToolName: c.name, RunID: r.opts.runID, Messages: r.seen,
 		RequestContext: r.opts.requestContext, Logger: r.agent.cfg.Logger,
 		Writer: chanWriter{ctx: r.ctx, runID: r.opts.runID, call: c, events: events},
 		Agent:  &tools.AgentInfo{AgentID: r.agent.cfg.ID},

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
+	"unicode"
 
 	"github.com/gomastra/mastra/model"
 	"github.com/gomastra/mastra/schema"
@@ -46,16 +48,32 @@ type SubAgentToolResult struct {
 // SubAgentOutput is an agent-<key> tool's result.
 type SubAgentOutput struct {
 	Text                string               `json:"text"`
+	SubAgentThreadID    string               `json:"subAgentThreadId,omitempty"`
+	SubAgentResourceID  string               `json:"subAgentResourceId,omitempty"`
 	SubAgentToolResults []SubAgentToolResult `json:"subAgentToolResults,omitempty"`
-	FinishReason        model.FinishReason   `json:"finishReason,omitempty"`
+	// SubAgentPendingToolCalls are the client-tool calls the sub-agent
+	// stopped on: it cannot run them, so the parent (or its client) must.
+	SubAgentPendingToolCalls []SubAgentToolCall `json:"subAgentPendingToolCalls,omitempty"`
+	FinishReason             model.FinishReason `json:"finishReason,omitempty"`
+	Usage                    *model.Usage       `json:"usage,omitempty"`
+}
+
+// SubAgentToolCall is a tool call of the sub-agent's run.
+type SubAgentToolCall struct {
+	ToolName   string          `json:"toolName"`
+	ToolCallID string          `json:"toolCallId"`
+	Args       json.RawMessage `json:"args"`
 }
 
 // AgentTool turns sub into the tool a parent agent offers as
-// "agent-<key>": the model sends a prompt, the sub-agent runs (its chunks
-// streamed through the parent as tool-output chunks, data-* chunks passed
-// through as they are), and the model sees only the sub-agent's text. A
-// model-given maxSteps is capped at the sub-agent's own; the sub-agent
-// gets a copy of the request context.
+// "agent-<key>" (spec §4.6): the model sends a prompt; the sub-agent runs
+// on it with the parent's conversation as context (tool calls and results
+// left out), a copy of the request context without the memory keys, a
+// thread and resource of its own derived from the parent's, and at most
+// its own maxSteps (a model-given maxSteps can lower it, never raise it;
+// the model's threadId and resourceId are ignored). Its chunks stream
+// through the parent as tool-output chunks (data-* chunks pass as they
+// are), and the model sees only its text.
 func AgentTool(key string, sub *Agent) *tools.Tool {
 	description := sub.cfg.Description
 	if description == "" {
@@ -71,18 +89,28 @@ func AgentTool(key string, sub *Agent) *tools.Tool {
 			return &o, nil
 		},
 		Execute: func(ctx tools.Context, in SubAgentInput) (SubAgentOutput, error) {
-			opts := []Option{WithRequestContext(tools.NewRequestContext(ctx.RequestContext().All()))}
+			threadID, resourceID := subAgentMemory(ctx, key)
+			opts := []Option{
+				WithRequestContext(subAgentRequestContext(ctx.RequestContext())),
+				WithContextMessages(forwardedHistory(ctx.Messages())...),
+				WithMemory(threadID, resourceID),
+			}
 			if in.MaxSteps != nil && *in.MaxSteps < sub.cfg.MaxSteps {
 				opts = append(opts, WithMaxSteps(*in.MaxSteps))
 			}
 			if in.Instructions != nil && *in.Instructions != "" {
 				opts = append(opts, WithInstructions(*in.Instructions))
 			}
-			var out SubAgentOutput
+			out := SubAgentOutput{SubAgentThreadID: threadID, SubAgentResourceID: resourceID}
+			fail := func(err error) (SubAgentOutput, error) {
+				return SubAgentOutput{}, &SubAgentError{Parent: parentID(ctx), Key: key, ThreadID: threadID, Err: err}
+			}
 			var text []byte
+			var calls []SubAgentToolCall
+			answered := map[string]bool{}
 			for c, err := range sub.Stream(ctx, in.Prompt, opts...) {
 				if err != nil {
-					return SubAgentOutput{}, fmt.Errorf("[Agent:%s] - Failed agent tool execution for %s: %w", parentID(ctx), key, err)
+					return fail(err)
 				}
 				if c.IsData() {
 					if err := ctx.Writer().Custom(tools.DataChunk{Type: c.Type, Data: c.Data, ID: c.ID, Transient: c.Transient}); err != nil {
@@ -98,22 +126,157 @@ func AgentTool(key string, sub *Agent) *tools.Tool {
 					if c.Type == stream.TypeTextDelta {
 						text = append(text, p.Text...)
 					}
+				case stream.ToolCallPayload:
+					calls = append(calls, SubAgentToolCall{ToolName: p.ToolName, ToolCallID: p.ToolCallID, Args: argsOrEmpty(p.Args)})
 				case stream.ToolResultPayload:
+					answered[p.ToolCallID] = true
 					out.SubAgentToolResults = append(out.SubAgentToolResults, SubAgentToolResult{ToolName: p.ToolName, ToolCallID: p.ToolCallID, Result: p.Result, Args: p.Args})
 				case stream.ToolErrorPayload:
+					answered[p.ToolCallID] = true
 					out.SubAgentToolResults = append(out.SubAgentToolResults, SubAgentToolResult{ToolName: p.ToolName, ToolCallID: p.ToolCallID, Result: p.Error, Args: p.Args, IsError: true})
+				case stream.ErrorPayload:
+					return fail(fmt.Errorf("%v", errorMessage(p.Error)))
+				case stream.FinishPayload:
+					if c.Type == stream.TypeFinish {
+						out.FinishReason = p.StepResult.Reason
+						usage := p.Output.Usage
+						out.Usage = &usage
+					}
 				}
 				if c.Type == stream.TypeStepStart {
 					text = text[:0]
 				}
-				if p, ok := c.Payload.(stream.FinishPayload); ok && c.Type == stream.TypeFinish {
-					out.FinishReason = p.StepResult.Reason
+			}
+			if err := ctx.Err(); err != nil {
+				return fail(err)
+			}
+			for _, c := range calls {
+				if !answered[c.ToolCallID] {
+					out.SubAgentPendingToolCalls = append(out.SubAgentPendingToolCalls, c)
 				}
 			}
 			out.Text = string(text)
 			return out, nil
 		},
 	})
+}
+
+// SubAgentError is an agent-<key> tool's failure (Mastra's
+// AGENT_AGENT_TOOL_EXECUTION_FAILED): the sub-agent's run failed or was
+// cancelled.
+type SubAgentError struct {
+	Parent, Key string
+	// ThreadID is the sub-agent's thread.
+	ThreadID string
+	Err      error
+}
+
+func (e *SubAgentError) Error() string {
+	return fmt.Sprintf("[Agent:%s] - Failed agent tool execution for %s: %v", e.Parent, e.Key, e.Err)
+}
+
+func (e *SubAgentError) Unwrap() error { return e.Err }
+
+// forwardedHistory is the parent's conversation as the sub-agent gets it:
+// without tool calls and tool results, and without the messages left
+// empty by their removal.
+func forwardedHistory(msgs []any) []model.Message {
+	var out []model.Message
+	for _, v := range msgs {
+		m, ok := v.(model.Message)
+		if !ok || m.Role == model.RoleTool || m.Role == model.RoleSystem {
+			continue
+		}
+		var parts []model.Part
+		for _, p := range m.Content {
+			if p.Type != model.MessageToolCall && p.Type != model.MessageToolResult {
+				parts = append(parts, p)
+			}
+		}
+		if len(parts) == 0 {
+			continue
+		}
+		m.Content = parts
+		out = append(out, m)
+	}
+	return out
+}
+
+// subAgentRequestContext copies the parent's request context without the
+// memory keys.
+func subAgentRequestContext(rc *tools.RequestContext) *tools.RequestContext {
+	entries := map[string]any{}
+	if rc != nil {
+		entries = rc.All()
+	}
+	delete(entries, tools.ThreadIDKey)
+	delete(entries, tools.ResourceIDKey)
+	delete(entries, tools.MemoryKey)
+	return tools.NewRequestContext(entries)
+}
+
+// subAgentMemory derives the sub-agent's thread and resource: a new
+// thread "<parent thread>-<uuid>" on every delegation when the parent has
+// a thread (else a new id), and the resource "<parent resource>-<key>"
+// (else "<parent agent id, slugged>-<key>", else a new id).
+func subAgentMemory(ctx tools.Context, key string) (threadID, resourceID string) {
+	rc := ctx.RequestContext()
+	threadID = newID()
+	if parent, ok := stringEntry(rc, tools.ThreadIDKey); ok {
+		threadID = parent + "-" + threadID
+	}
+	switch parent, ok := stringEntry(rc, tools.ResourceIDKey); {
+	case ok:
+		resourceID = parent + "-" + key
+	case parentID(ctx) != "":
+		resourceID = slug(parentID(ctx)) + "-" + key
+	default:
+		resourceID = newID()
+	}
+	return threadID, resourceID
+}
+
+func stringEntry(rc *tools.RequestContext, key string) (string, bool) {
+	if rc == nil {
+		return "", false
+	}
+	v, _ := rc.Get(key)
+	s, ok := v.(string)
+	return s, ok && s != ""
+}
+
+// slug lower-cases s and turns runs of other characters than letters and
+// digits into single dashes.
+func slug(s string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(s) {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			b.WriteRune(r)
+			dash = false
+			continue
+		}
+		dash = true
+	}
+	return b.String()
+}
+
+// errorMessage is the message of an error chunk's error.
+func errorMessage(e any) string {
+	switch t := e.(type) {
+	case *RunError:
+		return t.Message
+	case map[string]any:
+		if m, ok := t["message"].(string); ok {
+			return m
+		}
+	case error:
+		return t.Error()
+	}
+	return fmt.Sprint(e)
 }
 
 func parentID(ctx tools.Context) string {

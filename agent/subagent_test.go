@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 
@@ -92,5 +93,102 @@ func TestSubAgentInputValidated(t *testing.T) {
 	}
 	if tool.Description() != "Agent: writer" {
 		t.Errorf("default description %q", tool.Description())
+	}
+}
+
+func TestSubAgentGetsHistoryContextAndMemoryOfItsOwn(t *testing.T) {
+	var seen *tools.RequestContext
+	probe := tools.New(tools.Config[struct{}, addOut]{ID: "probe", Execute: func(ctx tools.Context, _ struct{}) (addOut, error) {
+		seen = ctx.RequestContext()
+		return addOut{Sum: 1}, nil
+	}})
+	writerModel := mock.New(
+		mock.Step{ToolCalls: []mock.ToolCall{{ID: "p1", Name: "probe", Args: `{}`}}},
+		mock.Step{Text: "done"},
+	)
+	writer, _ := New(Config{ID: "writer", Model: writerModel, Tools: tools.Set{"probe": probe}, Instructions: "You write."})
+	supervisorModel := mock.New(
+		mock.Step{Text: "Let me ask the writer.", ToolCalls: []mock.ToolCall{{ID: "s1", Name: "agent-writer", Args: `{"prompt":"draft it","threadId":"hijack","resourceId":"hijack"}`}}},
+		mock.Step{Text: "ok"},
+	)
+	supervisor := newAgent(t, supervisorModel, nil, func(c *Config) { c.ID = "Super Visor"; c.Agents = map[string]*Agent{"writer": writer} })
+	rc := tools.NewRequestContext(map[string]any{"tenant": "acme"})
+	out, err := supervisor.Generate(context.Background(), []model.Message{model.UserText("earlier question"), model.Assistant(model.Text("earlier answer")), model.UserText("write something")},
+		WithRequestContext(rc), WithMemory("thread-1", "user-9"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The writer saw: its instructions, the parent's conversation without
+	// tool parts, then the prompt.
+	var got []string
+	for _, m := range writerModel.Calls()[0].Messages {
+		got = append(got, string(m.Role)+": "+m.TextContent())
+	}
+	want := []string{"system: You write.", "user: earlier question", "assistant: earlier answer", "user: write something", "user: draft it"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("writer's prompt:\n got %q\nwant %q", got, want)
+	}
+	if v, _ := seen.Get("tenant"); v != "acme" {
+		t.Errorf("the request context was not copied: %v", seen.All())
+	}
+	thread, _ := seen.Get(tools.ThreadIDKey)
+	resource, _ := seen.Get(tools.ResourceIDKey)
+	if th, _ := thread.(string); !strings.HasPrefix(th, "thread-1-") || len(th) != len("thread-1-")+36 || resource != "user-9-writer" {
+		t.Errorf("sub-agent memory: thread %v, resource %v", thread, resource)
+	}
+	if v, _ := rc.Get(tools.ThreadIDKey); v != "thread-1" {
+		t.Errorf("the parent's request context changed: %v", rc.All())
+	}
+	var result SubAgentOutput
+	for _, c := range out.ToolResults {
+		b, _ := json.Marshal(c.Payload.(stream.ToolResultPayload).Result)
+		_ = json.Unmarshal(b, &result)
+	}
+	if result.SubAgentThreadID != thread || result.SubAgentResourceID != "user-9-writer" || result.FinishReason != model.FinishStop || result.Usage == nil {
+		t.Errorf("agent tool result: %+v", result)
+	}
+
+	// Without a parent thread or resource: a fresh thread, the parent's
+	// slugged id for the resource.
+	writerModel2 := mock.New(mock.Step{Text: "done"})
+	writer2, _ := New(Config{ID: "writer", Model: writerModel2})
+	supervisor2 := newAgent(t, mock.New(mock.Step{ToolCalls: []mock.ToolCall{{Name: "agent-writer", Args: `{"prompt":"x"}`}}}, mock.Step{Text: "ok"}),
+		nil, func(c *Config) { c.ID = "Super Visor"; c.Agents = map[string]*Agent{"writer": writer2} })
+	out, err = supervisor2.Generate(context.Background(), "go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(out.ToolResults[0].Payload.(stream.ToolResultPayload).Result)
+	if !strings.Contains(string(b), `"subAgentResourceId":"super-visor-writer"`) {
+		t.Errorf("resource without a parent resource: %s", b)
+	}
+}
+
+func TestSubAgentPendingClientToolCalls(t *testing.T) {
+	confirm := tools.New(tools.Config[struct{}, addOut]{ID: "confirm"}) // no Execute: a client tool
+	writer, _ := New(Config{ID: "writer", Model: mock.New(mock.Step{ToolCalls: []mock.ToolCall{{ID: "c1", Name: "confirm", Args: `{}`}}}), Tools: tools.Set{"confirm": confirm}})
+	supervisor := newAgent(t, mock.New(mock.Step{ToolCalls: []mock.ToolCall{{Name: "agent-writer", Args: `{"prompt":"x"}`}}}, mock.Step{Text: "ok"}),
+		nil, func(c *Config) { c.Agents = map[string]*Agent{"writer": writer} })
+	out, err := supervisor.Generate(context.Background(), "go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(out.ToolResults[0].Payload.(stream.ToolResultPayload).Result)
+	if !strings.Contains(string(b), `"subAgentPendingToolCalls":[{"toolName":"confirm","toolCallId":"c1","args":{}}]`) || !strings.Contains(string(b), `"finishReason":"tool-calls"`) {
+		t.Errorf("pending client tool calls: %s", b)
+	}
+}
+
+func TestSubAgentFailureIsAToolError(t *testing.T) {
+	writer, _ := New(Config{ID: "writer", Model: mock.New(mock.Step{Err: errors.New("quota exceeded")})})
+	supervisor := newAgent(t, mock.New(mock.Step{ToolCalls: []mock.ToolCall{{Name: "agent-writer", Args: `{"prompt":"x"}`}}}, mock.Step{Text: "sorry"}),
+		nil, func(c *Config) { c.Agents = map[string]*Agent{"writer": writer} })
+	out, err := supervisor.Generate(context.Background(), "go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	errs := toolErrors(out.Chunks)
+	if len(errs) != 1 || errs[0] != "[Agent:calc-agent] - Failed agent tool execution for writer: quota exceeded" || out.Text != "sorry" {
+		t.Errorf("tool errors %q, text %q", errs, out.Text)
 	}
 }

@@ -22,7 +22,8 @@ type Context interface {
 	ToolName() string
 	// RunID is the id of the agent or workflow run.
 	RunID() string
-	// Messages are this request's input messages (agent runs only).
+	// Messages are the conversation the model saw when it made the call:
+	// model.Message values, system messages excluded (agent runs only).
 	Messages() []any
 	// RequestContext is never nil; with a RequestContextSchema it is the
 	// validated view.

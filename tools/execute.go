@@ -26,7 +26,8 @@ type Invocation struct {
 	// does; otherwise the tool's id is used.
 	ToolName string
 	RunID    string
-	// Messages are this request's input messages.
+	// Messages are the conversation the model saw when it made the call
+	// (model.Message values, system messages excluded).
 	Messages []any
 	// RequestContext defaults to an empty one.
 	RequestContext *RequestContext

@@ -276,3 +276,13 @@ func toJSONValue(v any) (any, error) {
 	}
 	return out, nil
 }
+
+// Reserved request-context keys (Mastra's): the run's memory thread and
+// resource ids, which the runtime sets from the run's memory options and
+// never takes from a client.
+const (
+	ThreadIDKey   = "mastra__threadId"
+	ResourceIDKey = "mastra__resourceId"
+	// MemoryKey holds a run's memory instance in Mastra.
+	MemoryKey = "MastraMemory"
+)
