@@ -271,3 +271,30 @@ func TestToolNamesAreSanitised(t *testing.T) {
 		t.Error("colliding names must be an error")
 	}
 }
+
+func TestAToolThatIgnoresItsContextIsNotWaitedFor(t *testing.T) {
+	started, release, returned := make(chan struct{}), make(chan struct{}), make(chan struct{})
+	stubborn := tools.New(tools.Config[struct{}, addOut]{ID: "stubborn", Execute: func(tools.Context, struct{}) (addOut, error) {
+		defer close(returned)
+		close(started)
+		<-release // ignores its context
+		return addOut{Sum: 1}, nil
+	}})
+	m := mock.New(mock.Step{ToolCalls: []mock.ToolCall{{Name: "stubborn", Args: `{}`}}}, mock.Step{Text: "never"})
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		<-started
+		cancel()
+	}()
+	out, err := newAgent(t, m, tools.Set{"stubborn": stubborn}).Generate(ctx, "go")
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err %v", err)
+	}
+	if got := types(out.Chunks); got[len(got)-1] != stream.TypeAbort || len(m.Calls()) != 1 {
+		t.Errorf("chunks %v, %d model calls", got, len(m.Calls()))
+	}
+	close(release)
+	<-returned
+	// goleak in TestMain checks that the tool's goroutine ended once the
+	// tool returned.
+}

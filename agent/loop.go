@@ -159,6 +159,7 @@ func (r *run) loop(input []model.Message) {
 		}
 		if err != nil {
 			if r.stopped || r.ctx.Err() != nil {
+				r.abort()
 				return
 			}
 			r.err = &RunError{Message: err.Error(), cause: err}
@@ -174,7 +175,8 @@ func (r *run) loop(input []model.Message) {
 		pending := false
 		if len(res.calls) > 0 {
 			results, pending = r.executeCalls(res.calls)
-			if r.stopped {
+			if r.stopped || r.ctx.Err() != nil {
+				r.abort()
 				return
 			}
 			if len(results) > 0 {
@@ -208,6 +210,14 @@ func (r *run) loop(input []model.Message) {
 		}
 	}
 	r.finish(reason)
+}
+
+// abort ends a run whose context ended (not one its consumer stopped)
+// with Mastra's abort chunk.
+func (r *run) abort() {
+	if !r.stopped {
+		r.emit(stream.TypeAbort, stream.FromAgent, map[string]any{})
+	}
 }
 
 // stopWhen reports whether a stop condition holds after the last step.
@@ -543,9 +553,20 @@ type event struct {
 
 // executeCalls runs the step's calls, at most ToolCallConcurrency at a
 // time, streaming tool-output chunks as tools write them and the results
-// in the model's call order. pending reports a client-tool call.
+// in the model's call order. pending reports a client-tool call, or calls
+// left unanswered because the run's context ended: a tool that ignores
+// its context is not waited for (its goroutine ends when the tool
+// returns, delivering to no one).
 func (r *run) executeCalls(calls []call) ([]model.ToolResultPart, bool) {
 	events := make(chan event, 16)
+	done := make(chan struct{})
+	defer close(done)
+	deliver := func(ev event) {
+		select {
+		case events <- ev:
+		case <-done:
+		}
+	}
 	results := make([]*callResult, len(calls))
 	sem := make(chan struct{}, r.agent.cfg.ToolCallConcurrency)
 	var wg sync.WaitGroup
@@ -556,12 +577,12 @@ func (r *run) executeCalls(calls []call) ([]model.ToolResultPart, bool) {
 			select {
 			case sem <- struct{}{}:
 			case <-r.ctx.Done():
-				events <- event{result: &callResult{index: i, pending: true}}
+				deliver(event{result: &callResult{index: i, pending: true}})
 				return
 			}
 			res := r.executeOne(i, c, events)
 			<-sem
-			events <- event{result: res}
+			deliver(event{result: res})
 		}(i, c)
 	}
 	go func() {
@@ -571,7 +592,17 @@ func (r *run) executeCalls(calls []call) ([]model.ToolResultPart, bool) {
 	var out []model.ToolResultPart
 	pending := false
 	next := 0
-	for ev := range events {
+	for {
+		var ev event
+		var ok bool
+		select {
+		case ev, ok = <-events:
+		case <-r.ctx.Done():
+			return out, true
+		}
+		if !ok {
+			return out, pending
+		}
 		if ev.result == nil {
 			r.send(ev.chunk)
 			continue
@@ -588,7 +619,6 @@ func (r *run) executeCalls(calls []call) ([]model.ToolResultPart, bool) {
 			out = append(out, *res.part)
 		}
 	}
-	return out, pending
 }
 
 // send yields a chunk unless the consumer has stopped; stopping cancels
