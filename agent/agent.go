@@ -30,6 +30,7 @@ import (
 
 	"github.com/gomastra/mastra/model"
 	"github.com/gomastra/mastra/tools"
+	"github.com/gomastra/mastra/tools/transform"
 )
 
 // Config describes an agent.
@@ -56,8 +57,11 @@ type Config struct {
 	// ToolCallConcurrency bounds parallel tool calls (default 10).
 	ToolCallConcurrency int
 	// Hooks wrap tool calls; a run's WithHooks overrides them per key.
-	Hooks  Hooks
-	Logger *slog.Logger
+	Hooks Hooks
+	// Transform is the agent's transform policy for tool payloads shown
+	// to people (spec §7); a run's WithTransform wins over it.
+	Transform *transform.Policy
+	Logger    *slog.Logger
 	// Tracer makes the run's spans (default: the global provider's, and
 	// none at all when no provider is installed).
 	Tracer trace.Tracer
@@ -167,6 +171,7 @@ type runOptions struct {
 	onFinish       func(ctx context.Context, out *Output)
 	structured     *StructuredOutput
 	context        []model.Message
+	transform      *transform.Policy
 	threadID       string
 	resourceID     string
 }

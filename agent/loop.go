@@ -17,6 +17,7 @@ import (
 	"github.com/gomastra/mastra/schema/compat"
 	"github.com/gomastra/mastra/stream"
 	"github.com/gomastra/mastra/tools"
+	"github.com/gomastra/mastra/tools/transform"
 )
 
 // Stream runs the agent on input (a string, a model.Message or a
@@ -61,7 +62,8 @@ func (a *Agent) start(ctx context.Context, input any, opts []Option) (*run, []mo
 		}
 	}
 	ctx, cancel := context.WithCancel(ctx)
-	return &run{agent: a, opts: o, tools: toolset, ctx: ctx, cancel: cancel, messageID: newID(), baseModel: m, model: m, st: st}, msgs, nil
+	return &run{agent: a, opts: o, tools: toolset, ctx: ctx, cancel: cancel, messageID: newID(), baseModel: m, model: m, st: st,
+		policy: transform.SelectPolicy(o.transform, a.cfg.Transform, nil)}, msgs, nil
 }
 
 // run is one Stream invocation's state.
@@ -97,6 +99,8 @@ type run struct {
 	// says the current step produced the object.
 	st         *structuring
 	stepObject bool
+	// policy is the run's transform policy (nil: tools' own only).
+	policy *transform.Policy
 	// finishReason, object, usedFallback, err and tripwire are the run's
 	// outcome.
 	finishReason model.FinishReason
@@ -479,7 +483,8 @@ func (r *run) callModel(ctx context.Context, messages []model.Message, choice mo
 					t.InputDelta(r.ctx, tools.InputDeltaEvent{InputTextDelta: p.Delta, ToolCallID: p.ID, Messages: r.seen})
 				})
 			}
-			r.emit(stream.TypeToolCallDelta, stream.FromAgent, stream.ToolCallDeltaPayload{ArgsTextDelta: p.Delta, ToolCallID: p.ID, ToolName: inputNames[p.ID]})
+			meta := r.transformMeta(r.lookup(inputNames[p.ID]), transform.Context{Phase: transform.PhaseInputDelta, ToolName: inputNames[p.ID], ToolCallID: p.ID, InputTextDelta: p.Delta})
+			r.emitMeta(stream.TypeToolCallDelta, stream.ToolCallDeltaPayload{ArgsTextDelta: p.Delta, ToolCallID: p.ID, ToolName: inputNames[p.ID]}, meta)
 		case model.PartToolInputEnd:
 			r.emit(stream.TypeToolCallInputStreamingEnd, stream.FromAgent, stream.ToolInputEndPayload{ToolCallID: p.ID})
 			// Mastra synthesises the tool-call chunk here from the deltas;
@@ -488,7 +493,7 @@ func (r *run) callModel(ctx context.Context, messages []model.Message, choice mo
 				c := newCall(p.ID, inputNames[p.ID], b.String())
 				res.calls = append(res.calls, c)
 				synthesised[p.ID] = true
-				r.emit(stream.TypeToolCall, stream.FromAgent, stream.ToolCallPayload{ToolCallID: c.id, ToolName: c.name, Args: argsOrEmpty(c.args)})
+				r.emitToolCall(c)
 			}
 		case model.PartToolCall:
 			if p.ProviderExecuted {
@@ -504,7 +509,7 @@ func (r *run) callModel(ctx context.Context, messages []model.Message, choice mo
 			}
 			c := newCall(p.ToolCallID, p.ToolName, p.Input)
 			res.calls = append(res.calls, c)
-			r.emit(stream.TypeToolCall, stream.FromAgent, stream.ToolCallPayload{ToolCallID: c.id, ToolName: c.name, Args: argsOrEmpty(c.args)})
+			r.emitToolCall(c)
 		case model.PartFinish:
 			res.reason, res.usage, res.providerMetadata = p.FinishReason, p.Usage, p.ProviderMetadata
 		case model.PartError:
@@ -529,6 +534,12 @@ func (r *run) callModel(ctx context.Context, messages []model.Message, choice mo
 	}
 	res.assistant = model.Assistant(assistant...)
 	return res, nil
+}
+
+// emitToolCall emits a call's tool-call chunk.
+func (r *run) emitToolCall(c call) {
+	meta := r.transformMeta(r.lookup(c.name), transform.Context{Phase: transform.PhaseInputAvailable, ToolName: c.name, ToolCallID: c.id, Input: decodedArgs(c.args)})
+	r.emitMeta(stream.TypeToolCall, stream.ToolCallPayload{ToolCallID: c.id, ToolName: c.name, Args: argsOrEmpty(c.args)}, meta)
 }
 
 // newCall parses a call's argument text (parseArgs).
@@ -761,9 +772,10 @@ func (r *run) executeOne(i int, c call, events chan<- event) *callResult {
 func (r *run) resultOf(i int, c call, raw []byte, meta map[string]any) *callResult {
 	var result any
 	_ = json.Unmarshal(raw, &result)
+	tmeta := r.transformMeta(r.lookup(c.name), transform.Context{Phase: transform.PhaseOutputAvailable, ToolName: c.name, ToolCallID: c.id, Input: decodedArgs(c.args), Output: result})
 	return &callResult{
 		index: i,
-		chunk: stream.Chunk{Type: stream.TypeToolResult, RunID: r.opts.runID, From: stream.FromAgent, Payload: stream.ToolResultPayload{
+		chunk: stream.Chunk{Type: stream.TypeToolResult, RunID: r.opts.runID, From: stream.FromAgent, Metadata: tmeta, Payload: stream.ToolResultPayload{
 			Args: c.args, ToolCallID: c.id, ToolName: c.name, Result: json.RawMessage(raw), ProviderMetadata: meta,
 		}},
 		part: &model.ToolResultPart{ToolCallID: c.id, ToolName: c.name, Output: model.JSONOutput(result), Input: argsOrEmpty(c.args)},
@@ -771,10 +783,12 @@ func (r *run) resultOf(i int, c call, raw []byte, meta map[string]any) *callResu
 }
 
 func (r *run) errorResult(i int, c call, name, message string) *callResult {
+	errValue := map[string]any{"name": name, "message": message}
+	tmeta := r.transformMeta(r.lookup(c.name), transform.Context{Phase: transform.PhaseError, ToolName: c.name, ToolCallID: c.id, Input: decodedArgs(c.args), Error: errValue})
 	return &callResult{
 		index: i,
-		chunk: stream.Chunk{Type: stream.TypeToolError, RunID: r.opts.runID, From: stream.FromAgent, Payload: stream.ToolErrorPayload{
-			ToolCallID: c.id, ToolName: c.name, Error: map[string]any{"name": name, "message": message}, Args: c.args,
+		chunk: stream.Chunk{Type: stream.TypeToolError, RunID: r.opts.runID, From: stream.FromAgent, Metadata: tmeta, Payload: stream.ToolErrorPayload{
+			ToolCallID: c.id, ToolName: c.name, Error: errValue, Args: c.args,
 		}},
 		part: &model.ToolResultPart{ToolCallID: c.id, ToolName: c.name, Output: model.ErrorTextOutput(message), Input: argsOrEmpty(c.args)},
 	}

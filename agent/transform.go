@@ -1,0 +1,49 @@
+package agent
+
+import (
+	"encoding/json"
+
+	"github.com/gomastra/mastra/stream"
+	"github.com/gomastra/mastra/tools"
+	"github.com/gomastra/mastra/tools/transform"
+)
+
+// WithTransform sets the run's transform policy (Mastra's per-call
+// transform option), which wins over Config.Transform.
+func WithTransform(p *transform.Policy) Option {
+	return func(o *runOptions) { o.transform = p }
+}
+
+// transformMeta returns the chunk metadata of one tool phase (spec §7):
+// the display and transcript entries of the run's policy and the tool's
+// own transform, laid over the call's input-available entries for the
+// later phases. Nil when neither applies; the payloads stay raw.
+func (r *run) transformMeta(t *tools.Tool, tc transform.Context) map[string]any {
+	if t == nil || (r.policy == nil && t.Transform() == nil) {
+		return nil
+	}
+	md := transform.ApplyAll(r.ctx, r.agent.cfg.Logger, r.policy, t.Transform(), tc)
+	if tc.Phase != transform.PhaseInputDelta && tc.Phase != transform.PhaseInputAvailable {
+		input := tc
+		input.Phase = transform.PhaseInputAvailable
+		input.Output, input.Error, input.SuspendPayload = nil, nil, nil
+		md = transform.Merge(transform.ApplyAll(r.ctx, r.agent.cfg.Logger, r.policy, t.Transform(), input), md)
+	}
+	return transform.AttachMetadata(nil, md)
+}
+
+// decodedArgs is a call's arguments as transform functions see them.
+func decodedArgs(raw json.RawMessage) any {
+	var v any
+	_ = json.Unmarshal(argsOrEmpty(raw), &v)
+	return v
+}
+
+// emitMeta is emit with chunk metadata.
+func (r *run) emitMeta(typ string, payload any, meta map[string]any) bool {
+	if r.stopped {
+		return false
+	}
+	r.send(stream.Chunk{Type: typ, RunID: r.opts.runID, From: stream.FromAgent, Payload: payload, Metadata: meta})
+	return !r.stopped
+}
