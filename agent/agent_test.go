@@ -298,3 +298,20 @@ func TestAToolThatIgnoresItsContextIsNotWaitedFor(t *testing.T) {
 	// goleak in TestMain checks that the tool's goroutine ended once the
 	// tool returned.
 }
+
+func TestToolResultsReachTheModelInTheToolsKeyOrder(t *testing.T) {
+	type out struct {
+		Zone int `json:"zone"`
+		Area int `json:"area"`
+	}
+	ordered := tools.New(tools.Config[struct{}, out]{ID: "ordered", Execute: func(tools.Context, struct{}) (out, error) { return out{Zone: 1, Area: 2}, nil }})
+	m := mock.New(mock.Step{ToolCalls: []mock.ToolCall{{Name: "ordered", Args: `{}`}}}, mock.Step{Text: "ok"})
+	if _, err := newAgent(t, m, tools.Set{"ordered": ordered}).Generate(context.Background(), "go"); err != nil {
+		t.Fatal(err)
+	}
+	msgs := m.Calls()[1].Messages
+	b, _ := json.Marshal(msgs[len(msgs)-1].Content[0].ToolResult.Output)
+	if string(b) != `{"type":"json","value":{"zone":1,"area":2}}` {
+		t.Errorf("the model saw %s", b)
+	}
+}

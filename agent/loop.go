@@ -401,12 +401,7 @@ func argsOrEmpty(a json.RawMessage) json.RawMessage {
 // chunks, and assembles the step.
 func (r *run) callModel(ctx context.Context, messages []model.Message, choice model.ToolChoice) (*stepResult, error) {
 	req := &model.Request{Messages: messages, ToolChoice: choice, Settings: r.opts.settings}
-	r.seen = make([]any, 0, len(messages))
-	for _, m := range messages {
-		if m.Role != model.RoleSystem {
-			r.seen = append(r.seen, m)
-		}
-	}
+	r.see(messages)
 	var po *partialObject
 	if r.st != nil {
 		req.ResponseFormat = r.st.responseFormat()
@@ -534,6 +529,21 @@ func (r *run) callModel(ctx context.Context, messages []model.Message, choice mo
 	}
 	res.assistant = model.Assistant(assistant...)
 	return res, nil
+}
+
+// see brings r.seen up to a step's messages. Steps only add messages
+// after the system one, so only the new ones are added (and boxed once).
+func (r *run) see(messages []model.Message) {
+	rest := messages
+	if len(rest) > 0 && rest[0].Role == model.RoleSystem {
+		rest = rest[1:]
+	}
+	if len(rest) < len(r.seen) {
+		r.seen = r.seen[:0:0]
+	}
+	for _, m := range rest[len(r.seen):] {
+		r.seen = append(r.seen, m)
+	}
 }
 
 // emitToolCall emits a call's tool-call chunk.
@@ -778,7 +788,9 @@ func (r *run) resultOf(i int, c call, raw []byte, meta map[string]any) *callResu
 		chunk: stream.Chunk{Type: stream.TypeToolResult, RunID: r.opts.runID, From: stream.FromAgent, Metadata: tmeta, Payload: stream.ToolResultPayload{
 			Args: c.args, ToolCallID: c.id, ToolName: c.name, Result: json.RawMessage(raw), ProviderMetadata: meta,
 		}},
-		part: &model.ToolResultPart{ToolCallID: c.id, ToolName: c.name, Output: model.JSONOutput(result), Input: argsOrEmpty(c.args)},
+		// The model gets the result's JSON as the tool wrote it (key order
+		// kept, as Mastra's).
+		part: &model.ToolResultPart{ToolCallID: c.id, ToolName: c.name, Output: model.JSONOutput(json.RawMessage(raw)), Input: argsOrEmpty(c.args)},
 	}
 }
 

@@ -1,6 +1,6 @@
 // Command weather runs the weather tool of Mastra's Tools guide directly,
 // the way `npx mastra api tool execute weather-tool '{"location":"..."}'`
-// does, until the agent loop exists:
+// does (the dev server that serves it over HTTP is still to come):
 //
 //	go run ./examples/weather                    # San Francisco
 //	go run ./examples/weather São Paulo          # the arguments form the location
