@@ -1,7 +1,9 @@
 package model
 
 import (
+	"context"
 	"fmt"
+	"iter"
 	"maps"
 	"slices"
 	"strings"
@@ -143,3 +145,33 @@ func (r *Router) Resolve(cfg ModelConfig) (LanguageModel, error) {
 
 // ResolveID is Resolve for a bare id.
 func (r *Router) ResolveID(id string) (LanguageModel, error) { return r.Resolve(ModelConfig{ID: id}) }
+
+// Model is ResolveID for places that want a model value and no error, as
+// Mastra's model strings are: the model named id, or, when it cannot be
+// resolved (an unknown provider, a missing key), a model whose every call
+// fails with that error, so the error surfaces on the run, naming the
+// missing variable.
+func (r *Router) Model(id string) LanguageModel {
+	m, err := r.ResolveID(id)
+	if err == nil {
+		return m
+	}
+	provider, modelID, perr := ParseID(id)
+	if perr != nil {
+		provider, modelID = "", id
+	}
+	return &unresolved{provider: provider, modelID: modelID, err: err}
+}
+
+// unresolved is a model that could not be resolved.
+type unresolved struct {
+	provider, modelID string
+	err               error
+}
+
+func (u *unresolved) Provider() string { return u.provider }
+func (u *unresolved) ModelID() string  { return u.modelID }
+
+func (u *unresolved) Stream(context.Context, *Request) iter.Seq2[StreamPart, error] {
+	return func(yield func(StreamPart, error) bool) { yield(StreamPart{}, u.err) }
+}

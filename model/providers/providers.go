@@ -15,6 +15,8 @@
 package providers
 
 import (
+	"os"
+
 	"github.com/gomastra/mastra/model"
 	"github.com/gomastra/mastra/model/anthropic"
 	"github.com/gomastra/mastra/model/google"
@@ -52,3 +54,8 @@ func compatible(name string) model.Constructor {
 		})
 	}
 }
+
+// Model returns the model named id ("openai/gpt-5.6-sol"), resolved with
+// Default(os.Getenv) (see model.Router.Model: a missing key becomes the
+// error of the model's calls, naming the variable).
+func Model(id string) model.LanguageModel { return Default(os.Getenv).Model(id) }

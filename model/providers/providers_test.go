@@ -1,6 +1,7 @@
 package providers
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -41,5 +42,21 @@ func TestDefaultRouter(t *testing.T) {
 	}
 	if _, err := empty.ResolveID("ollama/llama3.2"); err != nil {
 		t.Errorf("ollama needs no key: %v", err)
+	}
+}
+
+func TestModelFailsOnItsCallsWhenAKeyIsMissing(t *testing.T) {
+	m := Default(func(string) string { return "" }).Model("anthropic/claude-sonnet-4-5")
+	if m.Provider() != "anthropic" || m.ModelID() != "claude-sonnet-4-5" {
+		t.Errorf("names: %s %s", m.Provider(), m.ModelID())
+	}
+	_, err := model.Collect(context.Background(), m, &model.Request{})
+	var missing *model.MissingKeyError
+	if !errors.As(err, &missing) || missing.EnvVar != "ANTHROPIC_API_KEY" {
+		t.Errorf("err %v", err)
+	}
+	ok := Default(func(k string) string { return map[string]string{"OPENAI_API_KEY": "sk-test"}[k] }).Model("openai/gpt-5.6-sol")
+	if ok.ModelID() != "gpt-5.6-sol" || !strings.HasPrefix(ok.Provider(), "openai") {
+		t.Errorf("resolved: %s %s", ok.Provider(), ok.ModelID())
 	}
 }
