@@ -6,16 +6,17 @@
 // yields Mastra's chunks (package stream) as they happen; Generate drains
 // the same stream into the final output.
 //
-// This is the loop's first part (issue 3): text and tool-call streaming,
-// the synthesised tool-call chunk at input-streaming-end, validation
-// errors as tool results, returned errors and panics as tool-error chunks,
-// unknown tools and malformed arguments reported to the model, parallel
-// calls under a concurrency limit, tool-output chunks from tool writers,
-// client tools ending the run with finishReason "tool-calls", maxSteps,
-// beforeToolCall/afterToolCall hooks merged per key, and the tools'
-// lifecycle callbacks (whose panics are logged, never fatal). Approval,
-// suspension, sub-agents, structured output and Mastra's complete
-// step-finish/finish payloads come next.
+// The loop streams text and tool-call chunks (with the synthesised
+// tool-call at input-streaming-end), reports validation errors as tool
+// results and returned errors, panics, unknown tools and malformed
+// arguments as tool-error chunks the model can act on, runs parallel calls
+// under ToolCallConcurrency with results in call order, ends on client
+// tools with finishReason "tool-calls", honours maxSteps and stop
+// conditions, and calls hooks and the tools' lifecycle callbacks. Steps,
+// step-finish and finish payloads and Generate's Output have Mastra's
+// shapes. Sub-agents are "agent-<key>" tools (AgentTool); structured
+// output (WithStructuredOutput, GenerateObject) works together with tools.
+// Approval and suspension come with storage (issue 4).
 package agent
 
 import (
