@@ -173,6 +173,7 @@ type runOptions struct {
 	structured     *StructuredOutput
 	context        []model.Message
 	transform      *transform.Policy
+	providerOpts   model.ProviderOptions
 	threadID       string
 	resourceID     string
 }
@@ -214,6 +215,13 @@ func WithContextMessages(msgs ...model.Message) Option {
 // threads and resources of their own derived from them.
 func WithMemory(threadID, resourceID string) Option {
 	return func(o *runOptions) { o.threadID, o.resourceID = threadID, resourceID }
+}
+
+// WithProviderOptions passes provider-specific options to every model
+// call of the run, keyed by provider name (Mastra's providerOptions, for
+// example {"openai": {"reasoningEffort": "low"}}).
+func WithProviderOptions(po model.ProviderOptions) Option {
+	return func(o *runOptions) { o.providerOpts = po }
 }
 
 // WithSettings sets the model call settings.

@@ -400,7 +400,7 @@ func argsOrEmpty(a json.RawMessage) json.RawMessage {
 // callModel streams one model call, emitting its text and tool-input
 // chunks, and assembles the step.
 func (r *run) callModel(ctx context.Context, messages []model.Message, choice model.ToolChoice) (*stepResult, error) {
-	req := &model.Request{Messages: messages, ToolChoice: choice, Settings: r.opts.settings}
+	req := &model.Request{Messages: messages, ToolChoice: choice, Settings: r.opts.settings, ProviderOptions: r.opts.providerOpts}
 	r.see(messages)
 	var po *partialObject
 	if r.st != nil {

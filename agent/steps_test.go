@@ -140,3 +140,16 @@ func TestModelFromRequestContext(t *testing.T) {
 		t.Errorf("a model function without a model: %v", err)
 	}
 }
+
+func TestSettingsAndProviderOptionsReachTheModel(t *testing.T) {
+	m := mock.New(mock.Step{Text: "hi"})
+	temp := 0.2
+	po := model.ProviderOptions{"openai": {"reasoningEffort": "low"}}
+	if _, err := newAgent(t, m, nil).Generate(context.Background(), "hi", WithSettings(model.CallSettings{Temperature: &temp}), WithProviderOptions(po)); err != nil {
+		t.Fatal(err)
+	}
+	req := m.Calls()[0]
+	if req.Settings.Temperature == nil || *req.Settings.Temperature != 0.2 || req.ProviderOptions["openai"]["reasoningEffort"] != "low" {
+		t.Errorf("request settings %+v, provider options %v", req.Settings, req.ProviderOptions)
+	}
+}
