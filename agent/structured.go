@@ -291,25 +291,17 @@ func preprocessJSONText(text string) string {
 }
 
 // lastBalancedObject returns the last top-level {...} of s ("" if none),
-// skipping braces inside strings.
+// skipping braces inside strings (quotes outside objects are prose).
 func lastBalancedObject(s string) string {
 	last := ""
 	depth, start := 0, -1
-	inString, escaped := false, false
+	var str stringState
 	for i := 0; i < len(s); i++ {
 		c := s[i]
+		if depth > 0 && str.step(c) {
+			continue
+		}
 		switch {
-		case inString:
-			switch {
-			case escaped:
-				escaped = false
-			case c == '\\':
-				escaped = true
-			case c == '"':
-				inString = false
-			}
-		case c == '"':
-			inString = depth > 0
 		case c == '{':
 			if depth == 0 {
 				start = i
@@ -331,34 +323,46 @@ func escapeControlInStrings(s string) string {
 	if !strings.ContainsAny(s, "\n\r\t") {
 		return s
 	}
-	var b bytes.Buffer
-	inString, escaped := false, false
+	var b strings.Builder
+	var str stringState
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if inString {
-			switch {
-			case escaped:
-				escaped = false
-			case c == '\\':
-				escaped = true
-			case c == '"':
-				inString = false
-			case c == '\n':
+		if str.step(c) {
+			switch c {
+			case '\n':
 				b.WriteString(`\n`)
 				continue
-			case c == '\r':
+			case '\r':
 				b.WriteString(`\r`)
 				continue
-			case c == '\t':
+			case '\t':
 				b.WriteString(`\t`)
 				continue
 			}
-		} else if c == '"' {
-			inString = true
 		}
 		b.WriteByte(c)
 	}
 	return b.String()
+}
+
+// stringState follows JSON strings through a byte scan.
+type stringState struct{ in, escaped bool }
+
+// step takes the next byte and reports whether it belongs to a string:
+// its quotes, escapes and contents.
+func (st *stringState) step(c byte) bool {
+	switch {
+	case !st.in:
+		st.in = c == '"'
+		return st.in
+	case st.escaped:
+		st.escaped = false
+	case c == '\\':
+		st.escaped = true
+	case c == '"':
+		st.in = false
+	}
+	return true
 }
 
 // structuringPrompt is the structuring model's input: the run's reasoning,

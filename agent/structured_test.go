@@ -255,3 +255,18 @@ func TestStructuredArraysAreWrapped(t *testing.T) {
 		t.Errorf("the model is asked for {elements: [...]}: %+v", m.Calls()[0].ResponseFormat.Schema)
 	}
 }
+
+func TestPreprocessJSONText(t *testing.T) {
+	for in, want := range map[string]string{
+		`{"a":1}`:                 `{"a":1}`,
+		"```json\n{\"a\":1}\n```": `{"a":1}`,
+		"Sure! 5\" screen: {\"a\":\"}{\"} and {\"b\":2}": `{"b":2}`,
+		"x<|message|>{\"a\":1}":                          `{"a":1}`,
+		"{\"a\":\"line\nbreak\ttab\"}":                   `{"a":"line\nbreak\ttab"}`,
+		"[1,2]":                                          "[1,2]",
+	} {
+		if got := preprocessJSONText(in); got != want {
+			t.Errorf("preprocessJSONText(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

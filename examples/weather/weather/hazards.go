@@ -18,9 +18,9 @@ const (
 	HazardThunderstorm  = "thunderstorm"
 	HazardWind          = "wind"
 	HazardPrecipitation = "precipitation"
+	HazardUV            = "uv"
 	HazardHeat          = "heat"
 	HazardCold          = "cold"
-	HazardUV            = "uv"
 	HazardVisibility    = "visibility"
 )
 
@@ -94,7 +94,7 @@ var hazardsOutputSchema = mustSchema(`{
       "items": {
         "type": "object",
         "properties": {
-          "type": {"enum": ["thunderstorm", "wind", "precipitation", "heat", "cold", "uv", "visibility"]},
+          "type": {"enum": ["thunderstorm", "wind", "precipitation", "uv", "heat", "cold", "visibility"]},
           "severity": {"enum": ["moderate", "severe"]},
           "description": {"type": "string"}
         },
@@ -192,20 +192,22 @@ func (o observation) hazards() ([]Hazard, error) {
 		add(HazardThunderstorm, sev, "Thunderstorms: %s", strings.TrimSpace(o.conditions))
 	}
 
-	wind, ok, err := o.number("windspeedKmph", o.raw.WindspeedKmph)
-	if err != nil {
-		return nil, err
-	}
-	if sev := level(wind, windModerateKmph, windSevereKmph, false); ok && sev != "" {
-		add(HazardWind, sev, "Strong wind: %s km/h", num(wind))
-	}
-
-	precip, ok, err := o.number("precipMM", o.raw.PrecipMM)
-	if err != nil {
-		return nil, err
-	}
-	if sev := level(precip, precipModerateMM, precipSevereMM, false); ok && sev != "" {
-		add(HazardPrecipitation, sev, "Heavy precipitation: %s mm", num(precip))
+	for _, m := range []struct {
+		field, raw       string
+		moderate, severe float64
+		hazard, format   string
+	}{
+		{"windspeedKmph", o.raw.WindspeedKmph, windModerateKmph, windSevereKmph, HazardWind, "Strong wind: %s km/h"},
+		{"precipMM", o.raw.PrecipMM, precipModerateMM, precipSevereMM, HazardPrecipitation, "Heavy precipitation: %s mm"},
+		{"uvIndex", o.raw.UVIndex, uvModerate, uvSevere, HazardUV, "High UV index: %s"},
+	} {
+		v, ok, err := o.number(m.field, m.raw)
+		if err != nil {
+			return nil, err
+		}
+		if sev := level(v, m.moderate, m.severe, false); ok && sev != "" {
+			add(m.hazard, sev, m.format, num(v))
+		}
 	}
 
 	feels, ok, err := o.number("FeelsLikeC", o.raw.FeelsLikeC)
@@ -220,14 +222,6 @@ func (o observation) hazards() ([]Hazard, error) {
 	}
 	if sev := level(feels, coldModerateC, coldSevereC, true); sev != "" {
 		add(HazardCold, sev, "Cold: feels like %s °C", num(feels))
-	}
-
-	uv, ok, err := o.number("uvIndex", o.raw.UVIndex)
-	if err != nil {
-		return nil, err
-	}
-	if sev := level(uv, uvModerate, uvSevere, false); ok && sev != "" {
-		add(HazardUV, sev, "High UV index: %s", num(uv))
 	}
 
 	vis, ok, err := o.number("visibility", o.raw.Visibility)

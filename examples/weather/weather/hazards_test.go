@@ -30,21 +30,7 @@ func stormFixture(t testing.TB) []byte {
 func hazards(t *testing.T, tool *tools.Tool, args string) weather.HazardsOutput {
 	t.Helper()
 	res, err := execute(t, context.Background(), tool, args)
-	if err != nil {
-		t.Fatalf("Execute: unexpected tool error: %v", err)
-	}
-	if ve := res.ValidationError(); ve != nil {
-		t.Fatalf("Execute: unexpected validation error: %s", ve.Message)
-	}
-	b, err := res.JSON()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out weather.HazardsOutput
-	if err := json.Unmarshal(b, &out); err != nil {
-		t.Fatalf("result JSON %s: %v", b, err)
-	}
-	return out
+	return decoded[weather.HazardsOutput](t, res, err)
 }
 
 func TestHazardsFound(t *testing.T) {
@@ -125,8 +111,8 @@ func TestHazardsThresholds(t *testing.T) {
 		{"sparse", map[string]any{"FeelsLikeC": nil, "windspeedKmph": nil, "precipMM": nil, "uvIndex": nil, "visibility": nil}, nil},
 		{"several, in order", map[string]any{"uvIndex": "9", "FeelsLikeC": "33", "windspeedKmph": "80"}, []h{
 			{"wind", "severe", "Strong wind: 80 km/h"},
-			{"heat", "moderate", "Heat: feels like 33 °C"},
 			{"uv", "severe", "High UV index: 9"},
+			{"heat", "moderate", "Heat: feels like 33 °C"},
 		}},
 	}
 	for _, tt := range tests {
@@ -267,7 +253,7 @@ func TestHazardsTool(t *testing.T) {
 	out, _ := json.Marshal(tool.OutputSchema().JSONSchema())
 	for _, s := range []string{
 		`"hazards":{"type":"array"`,
-		`"enum":["thunderstorm","wind","precipitation","heat","cold","uv","visibility"]`,
+		`"enum":["thunderstorm","wind","precipitation","uv","heat","cold","visibility"]`,
 		`"enum":["moderate","severe"]`,
 		`"required":["location","hazards"]`,
 	} {

@@ -83,11 +83,18 @@ func execute(t *testing.T, ctx context.Context, tool *tools.Tool, args string) (
 func call(t *testing.T, ctx context.Context, tool *tools.Tool, args string) weather.Output {
 	t.Helper()
 	res, err := execute(t, ctx, tool, args)
-	return output(t, res, err)
+	return decoded[weather.Output](t, res, err)
 }
 
-// output decodes a successful result's JSON.
+// output decodes a successful weather result's JSON.
 func output(t *testing.T, res *tools.Result, err error) weather.Output {
+	t.Helper()
+	return decoded[weather.Output](t, res, err)
+}
+
+// decoded decodes a successful result's JSON into a T, failing the test on
+// a tool error or a validation error.
+func decoded[T any](t *testing.T, res *tools.Result, err error) T {
 	t.Helper()
 	if err != nil {
 		t.Fatalf("Execute: unexpected tool error: %v", err)
@@ -99,7 +106,7 @@ func output(t *testing.T, res *tools.Result, err error) weather.Output {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out weather.Output
+	var out T
 	if err := json.Unmarshal(b, &out); err != nil {
 		t.Fatalf("result JSON %s: %v", b, err)
 	}
