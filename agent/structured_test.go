@@ -133,7 +133,7 @@ func TestStructuredOutputErrorStrategies(t *testing.T) {
 		t.Errorf("strict: step reason %s, object %v", out.Steps[1].FinishReason, out.Object)
 	}
 
-	out, err = run(StrictErrors, "It is warm.")
+	_, err = run(StrictErrors, "It is warm.")
 	if !errors.As(err, &runErr) || !strings.HasPrefix(runErr.Message, "Structured output validation failed: - root: ") {
 		t.Errorf("not JSON: %v", err)
 	}
