@@ -59,6 +59,11 @@ type Config struct {
 	ToolCallConcurrency int
 	// Hooks wrap tool calls; a run's WithHooks overrides them per key.
 	Hooks Hooks
+	// Processors run before each model call (Mastra's input processors).
+	Processors []StepProcessor
+	// Signals add their tools (after Tools) and processors (after
+	// Processors).
+	Signals []Signal
 	// Transform is the agent's transform policy for tool payloads shown
 	// to people (spec §7); a run's WithTransform wins over it.
 	Transform *transform.Policy
@@ -73,6 +78,10 @@ type Config struct {
 type Agent struct {
 	cfg        Config
 	agentTools tools.Set // agent-<key> tools, built once
+	// signalTools and processors are the signals' tools and every
+	// processor, in order.
+	signalTools tools.Set
+	processors  []StepProcessor
 }
 
 // New returns an agent. It reports an error for a missing id or model and
@@ -96,7 +105,13 @@ func New(cfg Config) (*Agent, error) {
 	if _, err := sanitizeTools(cfg.Tools); err != nil {
 		return nil, fmt.Errorf("agent %s: %w", cfg.ID, err)
 	}
-	a := &Agent{cfg: cfg, agentTools: tools.Set{}}
+	a := &Agent{cfg: cfg, agentTools: tools.Set{}, signalTools: tools.Set{}, processors: append([]StepProcessor(nil), cfg.Processors...)}
+	for _, sig := range cfg.Signals {
+		for k, t := range sig.Tools() {
+			a.signalTools[k] = t
+		}
+		a.processors = append(a.processors, sig.Processors()...)
+	}
 	for k, sub := range cfg.Agents {
 		if sub == nil {
 			continue
@@ -271,6 +286,9 @@ func (a *Agent) resolveModel(ctx context.Context, o runOptions) (model.LanguageM
 func (a *Agent) runTools(ctx context.Context, o runOptions) (map[string]*tools.Tool, error) {
 	set := tools.Set{}
 	for k, t := range a.cfg.Tools {
+		set[k] = t
+	}
+	for k, t := range a.signalTools {
 		set[k] = t
 	}
 	if a.cfg.ToolsFunc != nil {

@@ -154,6 +154,7 @@ func (r *run) loop(input []model.Message) {
 		}) {
 			return
 		}
+		r.see(messages)
 		stepMessages, toolChoice, err := r.prepare(step, messages, instructions)
 		var res *stepResult
 		if err == nil {
@@ -267,7 +268,8 @@ func (r *run) prepare(step int, messages []model.Message, instructions string) (
 		}
 	}
 	r.active = activeSet(r.tools, active)
-	return messages, choice, nil
+	messages, err := r.process(step, messages)
+	return messages, choice, err
 }
 
 // addStep records a finished step: its chunks, content and response.
@@ -401,7 +403,6 @@ func argsOrEmpty(a json.RawMessage) json.RawMessage {
 // chunks, and assembles the step.
 func (r *run) callModel(ctx context.Context, messages []model.Message, choice model.ToolChoice) (*stepResult, error) {
 	req := &model.Request{Messages: messages, ToolChoice: choice, Settings: r.opts.settings, ProviderOptions: r.opts.providerOpts}
-	r.see(messages)
 	var po *partialObject
 	if r.st != nil {
 		req.ResponseFormat = r.st.responseFormat()

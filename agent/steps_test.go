@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -151,5 +152,33 @@ func TestSettingsAndProviderOptionsReachTheModel(t *testing.T) {
 	req := m.Calls()[0]
 	if req.Settings.Temperature == nil || *req.Settings.Temperature != 0.2 || req.ProviderOptions["openai"]["reasoningEffort"] != "low" {
 		t.Errorf("request settings %+v, provider options %v", req.Settings, req.ProviderOptions)
+	}
+}
+
+type noteProcessor struct{ seen []int }
+
+func (p *noteProcessor) ID() string { return "note" }
+
+func (p *noteProcessor) ProcessStep(_ context.Context, s *StepInput) error {
+	p.seen = append(p.seen, s.StepNumber)
+	s.Messages = append(s.Messages, model.UserText("<note>step "+strconv.Itoa(s.StepNumber)+"</note>"))
+	return nil
+}
+
+func TestProcessorsShapeEachModelCallOnly(t *testing.T) {
+	m := mock.New(mock.Step{ToolCalls: []mock.ToolCall{{Name: "add", Args: `{"a":1,"b":2}`}}}, mock.Step{Text: "3"})
+	p := &noteProcessor{}
+	out, err := newAgent(t, m, tools.Set{"add": addTool()}, func(c *Config) { c.Processors = []StepProcessor{p} }).Generate(context.Background(), "go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	second := m.Calls()[1].Messages
+	if last := second[len(second)-1].TextContent(); last != "<note>step 1</note>" || len(second) != 5 || len(p.seen) != 2 {
+		t.Errorf("second call ends with %q (%d messages), processor saw steps %v", last, len(second), p.seen)
+	}
+	for _, msg := range out.Response.Messages {
+		if strings.Contains(msg.TextContent(), "<note>") {
+			t.Errorf("a processor's message entered the run's history: %+v", msg)
+		}
 	}
 }

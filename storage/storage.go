@@ -1,0 +1,159 @@
+// Package storage is what the runtime keeps: memory threads and their
+// messages, per-thread state (the task list), and run snapshots (agent
+// runs suspended or in progress; workflow runs later), with the claims
+// that make a resume happen exactly once.
+//
+// Two backends implement Store: storage/sqlite (embedded, the default:
+// a file or in-memory) and storage/postgres (shared by several
+// processes). storage/storagetest is the conformance suite both pass.
+//
+// Every method is safe for concurrent use, from several goroutines and,
+// on PostgreSQL, from several processes.
+package storage
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"time"
+)
+
+// Store is a storage backend.
+type Store interface {
+	Threads
+	Messages
+	ThreadState
+	Runs
+	// Close releases the backend's connections.
+	Close() error
+}
+
+// ErrNotFound is returned (wrapped) when a thread, message or run does not
+// exist.
+var ErrNotFound = errors.New("storage: not found")
+
+// ErrConflict is returned (wrapped) when a write loses a race it must not
+// win twice: a resume claim already taken, or a run snapshot saved with a
+// stale version.
+var ErrConflict = errors.New("storage: conflict")
+
+// Thread is a memory thread: a conversation of one resource (a user, an
+// account).
+type Thread struct {
+	ID         string         `json:"id"`
+	ResourceID string         `json:"resourceId"`
+	Title      string         `json:"title,omitempty"`
+	Metadata   map[string]any `json:"metadata,omitempty"`
+	CreatedAt  time.Time      `json:"createdAt"`
+	UpdatedAt  time.Time      `json:"updatedAt"`
+}
+
+// Threads stores threads.
+type Threads interface {
+	// SaveThread creates the thread or replaces its title and metadata
+	// (CreatedAt is kept; zero times are set to now).
+	SaveThread(ctx context.Context, t Thread) error
+	// GetThread returns the thread, or ErrNotFound.
+	GetThread(ctx context.Context, id string) (*Thread, error)
+	// ListThreads returns the resource's threads, newest first.
+	ListThreads(ctx context.Context, resourceID string) ([]Thread, error)
+	// DeleteThread removes the thread, its messages and its state.
+	DeleteThread(ctx context.Context, id string) error
+}
+
+// Message is one stored message of a thread. Content is the message as
+// package model encodes it ({role, content: [...parts]}); Metadata is
+// free JSON the runtime keeps beside it (suspendedTools,
+// pendingToolApprovals, ...).
+type Message struct {
+	ID         string          `json:"id"`
+	ThreadID   string          `json:"threadId"`
+	ResourceID string          `json:"resourceId"`
+	Role       string          `json:"role"`
+	Content    json.RawMessage `json:"content"`
+	Metadata   json.RawMessage `json:"metadata,omitempty"`
+	CreatedAt  time.Time       `json:"createdAt"`
+}
+
+// Messages stores messages.
+type Messages interface {
+	// SaveMessages inserts the messages or replaces those whose id exists
+	// (role, content and metadata; CreatedAt is kept), all or none. A
+	// zero CreatedAt is set to now.
+	SaveMessages(ctx context.Context, msgs []Message) error
+	// ListMessages returns the thread's last n messages (all when n <= 0)
+	// in order: by CreatedAt, then in the order they were first saved.
+	ListMessages(ctx context.Context, threadID string, n int) ([]Message, error)
+	// GetMessage returns one message, or ErrNotFound.
+	GetMessage(ctx context.Context, id string) (*Message, error)
+}
+
+// ThreadState stores per-thread state values by type (Mastra's
+// threadState domain; the task list is type "task").
+type ThreadState interface {
+	// GetThreadState returns the value, or ok == false when none is set.
+	GetThreadState(ctx context.Context, threadID, typ string) (value json.RawMessage, ok bool, err error)
+	// SetThreadState replaces the value.
+	SetThreadState(ctx context.Context, threadID, typ string, value json.RawMessage) error
+}
+
+// Run statuses kept in snapshots. Only resumable states are stored:
+// running (a run in progress, found again after a crash), suspended
+// (waiting for resume data or an approval).
+const (
+	RunRunning   = "running"
+	RunSuspended = "suspended"
+)
+
+// Run kinds.
+const (
+	KindAgent    = "agent"
+	KindWorkflow = "workflow"
+)
+
+// Run is the snapshot of a resumable run. Snapshot is opaque to the store
+// (the agent's or workflow's own JSON); the other fields are what lists
+// filter on.
+type Run struct {
+	RunID string `json:"runId"`
+	Kind  string `json:"kind"`
+	// Name is the agent's or workflow's id.
+	Name       string          `json:"name"`
+	ThreadID   string          `json:"threadId,omitempty"`
+	ResourceID string          `json:"resourceId,omitempty"`
+	Status     string          `json:"status"`
+	Snapshot   json.RawMessage `json:"snapshot"`
+	// Version counts saves, from 1; SaveRun with a Version other than the
+	// stored one's fails with ErrConflict (0 creates).
+	Version   int64     `json:"version"`
+	CreatedAt time.Time `json:"createdAt"`
+	UpdatedAt time.Time `json:"updatedAt"`
+}
+
+// RunFilter selects runs. Zero fields match everything; Page counts from
+// 0; PerPage <= 0 means all.
+type RunFilter struct {
+	Kind, Name, ThreadID, ResourceID, Status string
+	// From and To bound UpdatedAt (inclusive); zero is unbounded.
+	From, To      time.Time
+	Page, PerPage int
+}
+
+// Runs stores run snapshots and resume claims.
+type Runs interface {
+	// SaveRun stores r with optimistic concurrency: r.Version must be the
+	// stored version (0 for a new run), else ErrConflict. It returns the
+	// new version.
+	SaveRun(ctx context.Context, r Run) (version int64, err error)
+	// GetRun returns the run, or ErrNotFound.
+	GetRun(ctx context.Context, runID string) (*Run, error)
+	// ListRuns returns the matching runs, newest UpdatedAt first, and how
+	// many match in all.
+	ListRuns(ctx context.Context, f RunFilter) (runs []Run, total int, err error)
+	// DeleteRun removes the run and its claims.
+	DeleteRun(ctx context.Context, runID string) error
+	// ClaimResume takes the one right to resume key (a suspended tool
+	// call's id, or "" for the whole run) of the run. The first claim
+	// wins; every later one, from any process, fails with ErrConflict.
+	ClaimResume(ctx context.Context, runID, key, owner string) error
+}
