@@ -30,6 +30,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/gomastra/mastra/model"
+	"github.com/gomastra/mastra/storage"
 	"github.com/gomastra/mastra/tools"
 	"github.com/gomastra/mastra/tools/transform"
 )
@@ -59,6 +60,12 @@ type Config struct {
 	ToolCallConcurrency int
 	// Hooks wrap tool calls; a run's WithHooks overrides them per key.
 	Hooks Hooks
+	// Storage keeps the agent's resumable runs (suspended, or in progress
+	// when a process dies) and, with Memory, its threads. Without it,
+	// runs resume only in this process.
+	Storage storage.Store
+	// Memory, with Storage, keeps conversations by thread (WithMemory).
+	Memory *MemoryOptions
 	// Processors run before each model call (Mastra's input processors).
 	Processors []StepProcessor
 	// Signals add their tools (after Tools) and processors (after
@@ -82,6 +89,8 @@ type Agent struct {
 	// processor, in order.
 	signalTools tools.Set
 	processors  []StepProcessor
+	// local keeps runs when no Storage is configured.
+	local *memoryRuns
 }
 
 // New returns an agent. It reports an error for a missing id or model and
@@ -105,7 +114,7 @@ func New(cfg Config) (*Agent, error) {
 	if _, err := sanitizeTools(cfg.Tools); err != nil {
 		return nil, fmt.Errorf("agent %s: %w", cfg.ID, err)
 	}
-	a := &Agent{cfg: cfg, agentTools: tools.Set{}, signalTools: tools.Set{}, processors: append([]StepProcessor(nil), cfg.Processors...)}
+	a := &Agent{cfg: cfg, agentTools: tools.Set{}, signalTools: tools.Set{}, processors: append([]StepProcessor(nil), cfg.Processors...), local: newMemoryRuns()}
 	for _, sig := range cfg.Signals {
 		for k, t := range sig.Tools() {
 			a.signalTools[k] = t
@@ -171,26 +180,30 @@ func sanitizeTools(set tools.Set) (map[string]*tools.Tool, error) {
 
 // runOptions are a run's options.
 type runOptions struct {
-	maxSteps       int
-	toolChoice     model.ToolChoice
-	requestContext *tools.RequestContext
-	instructions   *string
-	runID          string
-	clientTools    tools.Set
-	settings       model.CallSettings
-	hooks          Hooks
-	stopWhen       []StopCondition
-	activeTools    []string
-	toolsets       []tools.Set
-	prepareStep    func(ctx context.Context, s PrepareStep) (*StepOverrides, error)
-	onStepFinish   func(ctx context.Context, step Step)
-	onFinish       func(ctx context.Context, out *Output)
-	structured     *StructuredOutput
-	context        []model.Message
-	transform      *transform.Policy
-	providerOpts   model.ProviderOptions
-	threadID       string
-	resourceID     string
+	maxSteps        int
+	toolChoice      model.ToolChoice
+	requestContext  *tools.RequestContext
+	instructions    *string
+	runID           string
+	clientTools     tools.Set
+	settings        model.CallSettings
+	hooks           Hooks
+	stopWhen        []StopCondition
+	activeTools     []string
+	toolsets        []tools.Set
+	prepareStep     func(ctx context.Context, s PrepareStep) (*StepOverrides, error)
+	onStepFinish    func(ctx context.Context, step Step)
+	onFinish        func(ctx context.Context, out *Output)
+	structured      *StructuredOutput
+	context         []model.Message
+	transform       *transform.Policy
+	providerOpts    model.ProviderOptions
+	requireApproval bool
+	approvalFunc    func(ctx context.Context, req ApprovalRequest) (bool, error)
+	readOnly        bool
+	toolCallID      string
+	threadID        string
+	resourceID      string
 }
 
 // Option sets a run option.

@@ -17,13 +17,19 @@ func (a *Agent) Generate(ctx context.Context, input any, opts ...Option) (*Outpu
 	if err != nil {
 		return nil, err
 	}
+	return r.drain(ctx, func() { r.loop(msgs) })
+}
+
+// drain runs the run (body) collecting its chunks, and returns its
+// output: with the run's error when it failed, or ctx's when it ended.
+func (r *run) drain(ctx context.Context, body func()) (*Output, error) {
 	defer r.cancel()
 	var chunks []stream.Chunk
 	r.yield = func(c stream.Chunk, _ error) bool {
 		chunks = append(chunks, c)
 		return true
 	}
-	r.loop(msgs)
+	body()
 	out := r.output()
 	out.Chunks = chunks
 	if r.err != nil {

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -63,7 +64,9 @@ func (a *Agent) start(ctx context.Context, input any, opts []Option) (*run, []mo
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	return &run{agent: a, opts: o, tools: toolset, ctx: ctx, cancel: cancel, messageID: newID(), baseModel: m, model: m, st: st,
-		policy: transform.SelectPolicy(o.transform, a.cfg.Transform, nil)}, msgs, nil
+		policy:    transformPolicy(o, a),
+		persister: &persister{store: a.runStore(), runID: o.runID, agentID: a.cfg.ID},
+	}, msgs, nil
 }
 
 // run is one Stream invocation's state.
@@ -101,6 +104,19 @@ type run struct {
 	stepObject bool
 	// policy is the run's transform policy (nil: tools' own only).
 	policy *transform.Policy
+	// instructions is the system text; messages the conversation the
+	// next model call starts from (system first); history the memory's
+	// earlier messages; input the request's input as the model is given
+	// it.
+	instructions string
+	messages     []model.Message
+	history      []model.Message
+	input        []model.Message
+	// stepN counts finished steps; pending is the step whose tool calls
+	// have not all ended; persister saves the run's snapshot.
+	stepN     int
+	pending   *pendingStep
+	persister *persister
 	// finishReason, object, usedFallback, err and tripwire are the run's
 	// outcome.
 	finishReason model.FinishReason
@@ -118,6 +134,7 @@ func (r *run) emit(typ string, from stream.From, payload any) bool {
 	return !r.stopped
 }
 
+// loop runs a fresh run on its input.
 func (r *run) loop(input []model.Message) {
 	span := r.startRunSpan()
 	defer span.End()
@@ -131,11 +148,7 @@ func (r *run) loop(input []model.Message) {
 	if r.st != nil {
 		instructions = r.st.system(instructions)
 	}
-	var messages []model.Message
-	if instructions != "" {
-		messages = append(messages, model.System(instructions))
-	}
-	messages = append(messages, r.opts.context...)
+	r.instructions = instructions
 	r.active = activeSet(r.tools, r.opts.activeTools)
 	input = r.ingestToolResults(input)
 	for _, m := range input {
@@ -143,19 +156,60 @@ func (r *run) loop(input []model.Message) {
 			r.user = append(r.user, m)
 		}
 	}
+	if err := r.remember(); err != nil {
+		r.fail(err)
+		return
+	}
 	if r.st != nil {
 		input = r.st.inline(input)
 	}
-	messages = append(messages, input...)
-	reason := model.FinishStop
-	for step := 0; ; step++ {
+	r.input = input
+	r.messages = append(r.baseMessages(), input...)
+	r.runSteps(nil)
+}
+
+// baseMessages are what every model call starts with: the system message,
+// context messages and memory history.
+func (r *run) baseMessages() []model.Message {
+	var messages []model.Message
+	if r.instructions != "" {
+		messages = append(messages, model.System(r.instructions))
+	}
+	messages = append(messages, r.opts.context...)
+	return append(messages, r.history...)
+}
+
+// fail ends the run on err with an error chunk and finish reason error.
+func (r *run) fail(err error) {
+	var re *RunError
+	if !errors.As(err, &re) {
+		re = &RunError{Message: err.Error(), cause: err}
+	}
+	r.err = re
+	r.emit(stream.TypeError, stream.FromAgent, stream.ErrorPayload{Error: r.err})
+	r.finish(model.FinishError)
+}
+
+// runSteps calls the model and runs its tool calls, step after step from
+// r.stepN, until the run ends, stops or suspends. A pending step (a
+// resumed run's) is finished first, resume bringing what its waiting call
+// waited for.
+func (r *run) runSteps(resume *resumeInput) {
+	for {
+		if r.pending != nil {
+			if !r.runPending(resume) {
+				return
+			}
+			resume = nil
+			continue
+		}
 		if !r.emit(stream.TypeStepStart, stream.FromAgent, stream.StepStartPayload{
 			Request: map[string]any{}, Warnings: []any{}, MessageID: r.messageID, StartedAt: time.Now().UnixMilli(),
 		}) {
 			return
 		}
-		r.see(messages)
-		stepMessages, toolChoice, err := r.prepare(step, messages, instructions)
+		r.see(r.messages)
+		stepMessages, toolChoice, err := r.prepare(r.stepN, r.messages, r.instructions)
 		var res *stepResult
 		if err == nil {
 			mctx, mspan := r.startModelSpan()
@@ -167,54 +221,98 @@ func (r *run) loop(input []model.Message) {
 				r.abort()
 				return
 			}
-			r.err = &RunError{Message: err.Error(), cause: err}
-			r.emit(stream.TypeError, stream.FromAgent, stream.ErrorPayload{Error: r.err})
-			r.finish(model.FinishError)
+			r.fail(err)
 			return
 		}
 		r.usage = r.usage.Add(res.usage)
-		reason = res.reason
-		messages = append(messages, res.assistant)
-		r.response = append(r.response, res.assistant)
-		var results []model.ToolResultPart
-		pending := false
-		if len(res.calls) > 0 {
-			results, pending = r.executeCalls(res.calls)
-			if r.stopped || r.ctx.Err() != nil {
-				r.abort()
+		if len(res.calls) == 0 {
+			if !r.endStep(res, nil, false) {
 				return
 			}
-			if len(results) > 0 {
-				tm := model.ToolMessage(results...)
-				messages = append(messages, tm)
-				r.response = append(r.response, tm)
-			}
-			if reason == model.FinishStop {
-				reason = model.FinishToolCalls
-			}
+			continue
 		}
-		r.addStep(step, reason, res, results)
-		if r.st != nil && len(res.calls) == 0 {
-			// The answer step: its text becomes the object.
-			reason = r.structure(res.text, reason)
-			r.steps[len(r.steps)-1].FinishReason = reason
-			if r.stopped {
-				return
-			}
-		}
-		// Mastra continues after tool calls unless a client tool is
-		// pending or the model stopped for an error, the length limit or
-		// a content filter.
-		continues := len(res.calls) > 0 && !pending && reason != model.FinishError && reason != model.FinishLength && reason != model.FinishContentFilter
-		if continues && (step+1 >= r.opts.maxSteps || r.stopWhen()) {
-			continues = false
-		}
-		r.stepFinish(continues)
-		if !continues {
-			break
+		r.pending = newPendingStep(res, r.newMessageID())
+		if err := r.persist(storageRunning); err != nil {
+			r.fail(err)
+			return
 		}
 	}
-	r.finish(reason)
+}
+
+// runPending runs the pending step's calls that have not ended (resume,
+// when set, is the decision or data for one waiting call), then ends the
+// step. It reports whether the loop goes on.
+func (r *run) runPending(resume *resumeInput) bool {
+	if len(r.stepCalls) == 0 {
+		// A resumed step: its tool-call chunks went out with the stream
+		// that suspended; the step's record still lists them.
+		for _, c := range r.pending.Calls {
+			r.stepCalls = append(r.stepCalls, stream.Chunk{Type: stream.TypeToolCall, RunID: r.opts.runID, From: stream.FromAgent,
+				Payload: stream.ToolCallPayload{ToolCallID: c.ID, ToolName: c.Name, Args: argsOrEmpty(c.Args)}})
+		}
+	}
+	results, clientPending, waiting := r.executeCalls(resume)
+	if waiting || r.err != nil {
+		return false
+	}
+	if r.stopped || r.ctx.Err() != nil {
+		r.abort()
+		return false
+	}
+	res := r.pending.result()
+	return r.endStep(res, results, clientPending)
+}
+
+// endStep records a finished step (its tool results, when it made calls),
+// reports it, and decides whether the loop goes on.
+func (r *run) endStep(res *stepResult, results []model.ToolResultPart, clientPending bool) bool {
+	reason := res.reason
+	r.messages = append(r.messages, res.assistant)
+	r.response = append(r.response, res.assistant)
+	if len(res.calls) > 0 {
+		if len(results) > 0 {
+			tm := model.ToolMessage(results...)
+			r.messages = append(r.messages, tm)
+			r.response = append(r.response, tm)
+		}
+		if reason == model.FinishStop {
+			reason = model.FinishToolCalls
+		}
+	}
+	step := r.stepN
+	r.stepN++
+	r.addStep(step, reason, res, results)
+	r.pending = nil
+	if err := r.rememberStep(res, results); err != nil {
+		r.fail(err)
+		return false
+	}
+	if r.st != nil && len(res.calls) == 0 {
+		// The answer step: its text becomes the object.
+		reason = r.structure(res.text, reason)
+		r.steps[len(r.steps)-1].FinishReason = reason
+		if r.stopped {
+			return false
+		}
+	}
+	// Mastra continues after tool calls unless a client tool is pending
+	// or the model stopped for an error, the length limit or a content
+	// filter.
+	continues := len(res.calls) > 0 && !clientPending && reason != model.FinishError && reason != model.FinishLength && reason != model.FinishContentFilter
+	if continues && (r.stepN >= r.opts.maxSteps || r.stopWhen()) {
+		continues = false
+	}
+	if continues {
+		if err := r.persist(storageRunning); err != nil {
+			r.fail(err)
+			return false
+		}
+	}
+	r.stepFinish(continues)
+	if !continues {
+		r.finish(reason)
+	}
+	return continues
 }
 
 // abort ends a run whose context ended (not one its consumer stopped)
@@ -362,6 +460,7 @@ func (r *run) stepFinish(continued bool) {
 
 func (r *run) finish(reason model.FinishReason) {
 	r.finishReason = reason
+	r.forget()
 	out := r.output()
 	if fn := r.opts.onFinish; fn != nil {
 		safeCallback(r.agent.cfg.Logger, "onFinish", func() { fn(r.ctx, out) })
@@ -384,6 +483,8 @@ type stepResult struct {
 	files            []model.GeneratedFile
 	providerMetadata model.ProviderMetadata
 	assistant        model.Message
+	// assistantID is the assistant message's id in memory.
+	assistantID string
 }
 
 type call struct {
@@ -558,12 +659,15 @@ func newCall(id, name, text string) call {
 	return call{id: id, name: name, rawArgs: text, args: parseArgs(text)}
 }
 
-// callResult is one executed call's outcome.
+// callResult is one executed call's outcome: a result or error for the
+// model (part and its chunk), a client call (client), or a call that now
+// waits (waiting: approval or suspension, with the state to keep).
 type callResult struct {
 	index   int
 	chunk   stream.Chunk
 	part    *model.ToolResultPart
-	pending bool // a client tool: no result
+	client  bool
+	waiting *pendingCall
 }
 
 // event is what a call's goroutine sends the run: a chunk its tool wrote,
@@ -573,13 +677,27 @@ type event struct {
 	result *callResult
 }
 
-// executeCalls runs the step's calls, at most ToolCallConcurrency at a
-// time, streaming tool-output chunks as tools write them and the results
-// in the model's call order. pending reports a client-tool call, or calls
-// left unanswered because the run's context ended: a tool that ignores
-// its context is not waited for (its goroutine ends when the tool
-// returns, delivering to no one).
-func (r *run) executeCalls(calls []call) ([]model.ToolResultPart, bool) {
+// executeCalls runs the pending step's calls that have not ended (and the
+// waiting one resume is for), at most ToolCallConcurrency at a time (one
+// when approval or suspension is possible), streaming tool-output chunks
+// as tools write them and the outcomes in the model's call order. Each
+// outcome is saved in the run's snapshot as it arrives, before it is
+// reported. It returns the results of the ended calls in call order and
+// whether a client call or a waiting call remains; chunks from the first
+// waiting call on are held until the step is saved as suspended, so a
+// person never sees a request for a run that is not yet resumable.
+//
+// A tool that ignores its context is not waited for once the run's
+// context ends (its goroutine ends when the tool returns, delivering to
+// no one).
+func (r *run) executeCalls(resume *resumeInput) ([]model.ToolResultPart, bool, bool) {
+	calls := r.pending.Calls
+	var run []int
+	for i, c := range calls {
+		if c.Status == callRunning || (resume != nil && resume.toolCallID == c.ID && c.waiting()) {
+			run = append(run, i)
+		}
+	}
 	events := make(chan event, 16)
 	done := make(chan struct{})
 	defer close(done)
@@ -589,56 +707,123 @@ func (r *run) executeCalls(calls []call) ([]model.ToolResultPart, bool) {
 		case <-done:
 		}
 	}
-	results := make([]*callResult, len(calls))
-	sem := make(chan struct{}, r.agent.cfg.ToolCallConcurrency)
+	limit := r.agent.cfg.ToolCallConcurrency
+	if r.sequential() {
+		limit = 1
+	}
+	sem := make(chan struct{}, limit)
 	var wg sync.WaitGroup
-	for i, c := range calls {
+	for _, i := range run {
 		wg.Add(1)
-		go func(i int, c call) {
+		var rs *resumeInput
+		if resume != nil && resume.toolCallID == calls[i].ID {
+			rs = resume
+		}
+		go func(i int, pc pendingCall, rs *resumeInput) {
 			defer wg.Done()
 			select {
 			case sem <- struct{}{}:
 			case <-r.ctx.Done():
-				deliver(event{result: &callResult{index: i, pending: true}})
 				return
 			}
-			res := r.executeOne(i, c, events)
+			res := r.executeOne(i, pc, events, rs)
 			<-sem
 			deliver(event{result: res})
-		}(i, c)
+		}(i, calls[i], rs)
 	}
 	go func() {
 		wg.Wait()
 		close(events)
 	}()
-	var out []model.ToolResultPart
-	pending := false
+	ready := make([]bool, len(calls))
+	outcome := make([]*callResult, len(calls))
+	for i := range calls {
+		ready[i] = !slices.Contains(run, i)
+	}
+	var held []stream.Chunk
+	holding := false
 	next := 0
+	var saveErr error
+	emitReady := func() {
+		for next < len(calls) && ready[next] {
+			if res := outcome[next]; res != nil {
+				switch {
+				case res.client:
+				case res.waiting != nil:
+					holding = true
+					held = append(held, res.chunk)
+				case holding:
+					held = append(held, res.chunk)
+				default:
+					r.send(res.chunk)
+				}
+			}
+			next++
+		}
+	}
+	emitReady()
 	for {
 		var ev event
 		var ok bool
 		select {
 		case ev, ok = <-events:
 		case <-r.ctx.Done():
-			return out, true
+			return nil, false, false
 		}
 		if !ok {
-			return out, pending
+			break
 		}
 		if ev.result == nil {
 			r.send(ev.chunk)
 			continue
 		}
-		results[ev.result.index] = ev.result
-		for next < len(results) && results[next] != nil {
-			res := results[next]
-			next++
-			if res.pending {
-				pending = true
-				continue
-			}
-			r.send(res.chunk)
-			out = append(out, *res.part)
+		res := ev.result
+		r.record(res)
+		if saveErr == nil {
+			saveErr = r.persist(storageRunning)
+		}
+		outcome[res.index], ready[res.index] = res, true
+		emitReady()
+	}
+	if saveErr != nil {
+		r.agent.cfg.Logger.Error(saveErr.Error(), "agent", r.agent.cfg.ID, "runId", r.opts.runID)
+	}
+	var results []model.ToolResultPart
+	client, waiting := false, false
+	for _, c := range r.pending.Calls {
+		switch {
+		case c.Status == callDone && c.Result != nil:
+			results = append(results, *c.Result)
+		case c.Status == callClient:
+			client = true
+		case c.waiting():
+			waiting = true
+		}
+	}
+	if waiting {
+		if err := r.suspend(); err != nil {
+			r.fail(err)
+			return nil, false, true
+		}
+		for _, c := range held {
+			r.send(c)
+		}
+	}
+	return results, client, waiting
+}
+
+// record keeps a call's outcome in the pending step.
+func (r *run) record(res *callResult) {
+	pc := &r.pending.Calls[res.index]
+	switch {
+	case res.client:
+		pc.Status = callClient
+	case res.waiting != nil:
+		*pc = *res.waiting
+	default:
+		pc.Status, pc.Result = callDone, res.part
+		if raw, ok := res.part.Output.Value.(json.RawMessage); ok {
+			pc.Value = raw
 		}
 	}
 }
@@ -704,12 +889,13 @@ func (r *run) lookup(name string) *tools.Tool {
 	return nil
 }
 
-func (r *run) executeOne(i int, c call, events chan<- event) *callResult {
+func (r *run) executeOne(i int, pc pendingCall, events chan<- event, rs *resumeInput) *callResult {
+	c := pc.call()
 	t := r.lookup(c.name)
 	if t == nil {
 		return r.errorResult(i, c, "ToolNotFoundError", toolNotFoundMessage(c.name, r.active))
 	}
-	if c.args != nil {
+	if c.args != nil && rs == nil {
 		var input any
 		_ = json.Unmarshal(c.args, &input)
 		safeCallback(r.agent.cfg.Logger, "onInputAvailable", func() {
@@ -717,10 +903,24 @@ func (r *run) executeOne(i int, c call, events chan<- event) *callResult {
 		})
 	}
 	if t.IsClientTool() {
-		return &callResult{index: i, pending: true}
+		return &callResult{index: i, client: true}
 	}
 	if c.args == nil {
 		return r.errorResult(i, c, "Error", `Tool "`+c.name+`" received invalid arguments — the provided JSON could not be parsed. Please provide valid JSON arguments.`)
+	}
+	// Approval is decided by a person through the resume API only: a
+	// call waiting for approval runs on an approval, a decline ends it,
+	// and a fresh call that needs approval waits for one.
+	switch {
+	case rs != nil && rs.approval != nil && pc.Status == callApproval:
+		if !rs.approval.Approved {
+			return r.deniedResult(i, c, rs.approval.Reason)
+		}
+		rs = nil
+	case rs == nil && r.approvalRequired(t, c):
+		w := pc
+		w.Status = callApproval
+		return &callResult{index: i, waiting: &w, chunk: r.waitingChunk(w)}
 	}
 	hc := HookCall{ToolName: c.name, ToolCallID: c.id, Input: c.args, AgentID: r.agent.cfg.ID, AgentName: r.agent.cfg.Name}
 	if before := r.opts.hooks.BeforeToolCall; before != nil {
@@ -744,9 +944,20 @@ func (r *run) executeOne(i int, c call, events chan<- event) *callResult {
 		Writer: chanWriter{ctx: r.ctx, runID: r.opts.runID, call: c, events: events},
 		Agent:  &tools.AgentInfo{AgentID: r.agent.cfg.ID},
 	}
+	if rs != nil {
+		inv.ResumeData = rs.data
+		if inv.ResumeData == nil {
+			inv.ResumeData = json.RawMessage("null")
+		}
+		inv.SuspendPayload = pc.SuspendPayload
+		inv.Agent.SuspendedToolRunID = pc.SuspendedRunID
+	}
 	ms := t.ModelSchema(compat.Model{Provider: r.model.Provider(), ModelID: r.model.ModelID()})
 	inv.PrepareInput = ms.PrepareInput
 	res, err := t.Execute(r.ctx, c.args, inv)
+	if err == nil && res != nil && res.Suspended() {
+		return r.suspendedResult(i, pc, t, res.Suspension)
+	}
 	var output any
 	if res != nil {
 		output = res.Output

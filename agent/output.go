@@ -39,6 +39,12 @@ type Output struct {
 	// JSON; UsedFallbackValue says it is the configured fallback.
 	Object            any  `json:"object,omitempty"`
 	UsedFallbackValue bool `json:"usedFallbackValue"`
+	// SuspendPayload and ResumeSchema describe the first waiting call of
+	// a suspended run (FinishReason "suspended"): the payload of its
+	// tool-call-suspended or tool-call-approval chunk, and the JSON
+	// Schema (as text) its resume data must match.
+	SuspendPayload any    `json:"suspendPayload,omitempty"`
+	ResumeSchema   string `json:"resumeSchema,omitempty"`
 	// Error is why the run failed (FinishReason "error"); Tripwire why a
 	// processor stopped it (FinishReason "tripwire").
 	Error    *RunError `json:"error,omitempty"`
@@ -113,6 +119,18 @@ func (r *run) output() *Output {
 	}
 	if out.Steps == nil {
 		out.Steps = []Step{}
+	}
+	if r.finishReason == model.FinishSuspended && r.pending != nil {
+		for _, c := range r.pending.Calls {
+			if c.waiting() {
+				out.SuspendPayload = r.waitingChunk(c).Payload
+				out.ResumeSchema = c.ResumeSchema
+				if c.Status == callApproval {
+					out.ResumeSchema = stream.ApprovalResumeSchema
+				}
+				break
+			}
+		}
 	}
 	var text strings.Builder
 	for _, s := range r.steps {

@@ -14,6 +14,11 @@ func WithTransform(p *transform.Policy) Option {
 	return func(o *runOptions) { o.transform = p }
 }
 
+// transformPolicy is the policy a run uses: its own, else the agent's.
+func transformPolicy(o runOptions, a *Agent) *transform.Policy {
+	return transform.SelectPolicy(o.transform, a.cfg.Transform, nil)
+}
+
 // transformMeta returns the chunk metadata of one tool phase (spec §7):
 // the display and transcript entries of the run's policy and the tool's
 // own transform, laid over the call's input-available entries for the

@@ -1,0 +1,203 @@
+package agent
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/gomastra/mastra/model"
+	"github.com/gomastra/mastra/storage"
+	"github.com/gomastra/mastra/tools/transform"
+)
+
+// MemoryOptions configure an agent's memory (Config.Memory, with
+// Config.Storage): runs given a thread (WithMemory) see its last messages
+// and add theirs to it.
+type MemoryOptions struct {
+	// LastMessages is how many of the thread's latest messages a run is
+	// given before its input (0: the default, 10; negative: none).
+	LastMessages int
+	// ReadOnly makes runs read the thread without writing to it.
+	ReadOnly bool
+}
+
+// WithMemoryReadOnly makes this run read its thread without writing to it.
+func WithMemoryReadOnly() Option { return func(o *runOptions) { o.readOnly = true } }
+
+// memoryOn reports whether the run uses memory; writes whether it may
+// write to it.
+func (r *run) memoryOn() bool {
+	return r.agent.cfg.Storage != nil && r.agent.cfg.Memory != nil && r.opts.threadID != ""
+}
+
+func (r *run) memoryWrites() bool {
+	return r.memoryOn() && !r.agent.cfg.Memory.ReadOnly && !r.opts.readOnly
+}
+
+// remember starts a run's memory: the thread is created if need be, its
+// last messages become the run's history, and the request's input is
+// saved before the model sees it, so that nothing the agent acknowledged
+// is lost.
+func (r *run) remember() error {
+	if !r.memoryOn() {
+		return nil
+	}
+	store, threadID := r.agent.cfg.Storage, r.opts.threadID
+	th, err := store.GetThread(r.ctx, threadID)
+	switch {
+	case errors.Is(err, storage.ErrNotFound):
+		if r.memoryWrites() {
+			if err := store.SaveThread(r.ctx, storage.Thread{ID: threadID, ResourceID: r.opts.resourceID}); err != nil {
+				return fmt.Errorf("memory: %w", err)
+			}
+		}
+	case err != nil:
+		return fmt.Errorf("memory: %w", err)
+	case r.opts.resourceID != "" && th.ResourceID != "" && th.ResourceID != r.opts.resourceID:
+		return fmt.Errorf("memory: thread %s belongs to resource %s, not %s", threadID, th.ResourceID, r.opts.resourceID)
+	}
+	n := r.agent.cfg.Memory.LastMessages
+	if n == 0 {
+		n = 10
+	}
+	if n > 0 {
+		stored, err := store.ListMessages(r.ctx, threadID, n)
+		if err != nil {
+			return fmt.Errorf("memory: %w", err)
+		}
+		for _, m := range stored {
+			var msg model.Message
+			if err := json.Unmarshal(m.Content, &msg); err != nil {
+				return fmt.Errorf("memory: message %s: %w", m.ID, err)
+			}
+			r.history = append(r.history, msg)
+		}
+	}
+	if !r.memoryWrites() || len(r.user) == 0 {
+		return nil
+	}
+	var msgs []storage.Message
+	for _, m := range r.user {
+		sm, err := r.stored(newID(), m, nil)
+		if err != nil {
+			return err
+		}
+		msgs = append(msgs, sm)
+	}
+	return r.saveMessages(msgs)
+}
+
+// rememberStep saves a finished step's assistant message (replacing the
+// suspended one, whose waiting entries are then gone) and tool results.
+func (r *run) rememberStep(res *stepResult, results []model.ToolResultPart) error {
+	if !r.memoryWrites() {
+		return nil
+	}
+	id := res.assistantID
+	if id == "" {
+		id = newID()
+	}
+	am, err := r.stored(id, res.assistant, nil)
+	if err != nil {
+		return err
+	}
+	msgs := []storage.Message{am}
+	if len(results) > 0 {
+		tm, err := r.stored(newID(), model.ToolMessage(results...), nil)
+		if err != nil {
+			return err
+		}
+		msgs = append(msgs, tm)
+	}
+	return r.saveMessages(msgs)
+}
+
+// waitingEntry is one entry of an assistant message's suspendedTools or
+// pendingToolApprovals metadata (spec §6.2), with transcript transforms
+// applied to what it shows.
+type waitingEntry struct {
+	ToolCallID     string          `json:"toolCallId"`
+	ToolName       string          `json:"toolName"`
+	Args           any             `json:"args"`
+	Type           string          `json:"type"`
+	RunID          string          `json:"runId"`
+	SuspendPayload any             `json:"suspendPayload,omitempty"`
+	ResumeSchema   string          `json:"resumeSchema,omitempty"`
+	Metadata       json.RawMessage `json:"metadata,omitempty"`
+}
+
+// rememberSuspended saves the suspended step's assistant message with the
+// calls it waits for in its metadata.
+func (r *run) rememberSuspended() error {
+	if !r.memoryWrites() || r.pending == nil {
+		return nil
+	}
+	suspended, approvals := map[string]waitingEntry{}, map[string]waitingEntry{}
+	for _, c := range r.pending.Calls {
+		if !c.waiting() {
+			continue
+		}
+		e := waitingEntry{ToolCallID: c.ID, ToolName: c.Name, Args: decodedArgs(c.Args), RunID: r.opts.runID, ResumeSchema: c.ResumeSchema}
+		phase := transform.PhaseSuspend
+		if c.Status == callApproval {
+			e.Type, e.ResumeSchema, phase = "approval", "", transform.PhaseApproval
+		} else {
+			e.Type = "suspension"
+			if len(c.SuspendPayload) > 0 {
+				e.SuspendPayload = c.SuspendPayload
+			}
+		}
+		if t := r.lookup(c.Name); t != nil && (r.policy != nil || t.Transform() != nil) {
+			tc := transform.Context{Target: transform.TargetTranscript, Phase: phase, ToolName: c.Name, ToolCallID: c.ID, Input: e.Args, SuspendPayload: e.SuspendPayload}
+			if res := transform.Apply(r.ctx, r.agent.cfg.Logger, r.policy, t.Transform(), tc); res != nil {
+				if v, ok := res.Value(); ok {
+					if phase == transform.PhaseApproval {
+						e.Args = v
+					} else {
+						e.SuspendPayload = v
+					}
+				}
+			}
+		}
+		if c.Status == callApproval {
+			approvals[c.ID] = e
+		} else {
+			suspended[c.ID] = e
+		}
+	}
+	meta := map[string]any{}
+	if len(suspended) > 0 {
+		meta["suspendedTools"] = suspended
+	}
+	if len(approvals) > 0 {
+		meta["pendingToolApprovals"] = approvals
+	}
+	am, err := r.stored(r.pending.AssistantID, r.pending.Assistant, meta)
+	if err != nil {
+		return err
+	}
+	return r.saveMessages([]storage.Message{am})
+}
+
+// stored is m as memory stores it.
+func (r *run) stored(id string, m model.Message, meta map[string]any) (storage.Message, error) {
+	content, err := json.Marshal(m)
+	if err != nil {
+		return storage.Message{}, fmt.Errorf("memory: encoding message: %w", err)
+	}
+	sm := storage.Message{ID: id, ThreadID: r.opts.threadID, ResourceID: r.opts.resourceID, Role: string(m.Role), Content: content, CreatedAt: time.Now().UTC()}
+	if meta != nil {
+		if sm.Metadata, err = json.Marshal(meta); err != nil {
+			return storage.Message{}, fmt.Errorf("memory: encoding message metadata: %w", err)
+		}
+	}
+	return sm, nil
+}
+
+func (r *run) saveMessages(msgs []storage.Message) error {
+	if err := r.agent.cfg.Storage.SaveMessages(r.ctx, msgs); err != nil {
+		return fmt.Errorf("memory: %w", err)
+	}
+	return nil
+}

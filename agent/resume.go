@@ -1,0 +1,311 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"iter"
+	"strconv"
+
+	"github.com/gomastra/mastra/storage"
+	"github.com/gomastra/mastra/stream"
+	"github.com/gomastra/mastra/tools"
+)
+
+// WithToolCallID names the waiting call a resume is for (without it, the
+// run's first waiting call).
+func WithToolCallID(id string) Option { return func(o *runOptions) { o.toolCallID = id } }
+
+// ResumeStream resumes the suspended run runID (Mastra's resumeStream):
+// the waiting call runs again from the top with resumeData (validated
+// against its resume schema), the step ends once none of its calls waits,
+// and the loop goes on, streaming from a fresh assistant message. A run
+// left "running" by a process that died is resumed the same way: calls
+// that had ended are not run again.
+//
+// Resumes of one run are serialised: a resume claims the run's current
+// snapshot, so of two concurrent resumes (in this process or another
+// sharing the storage) exactly one goes through; the other fails with a
+// *RunError that wraps storage.ErrConflict. Other failures: no such run
+// (AGENT_RESUME_NO_SNAPSHOT_FOUND) and a call that does not wait
+// (AGENT_RESUME_TOOL_CALL_NOT_SUSPENDED), with Mastra's texts.
+//
+// Options are those of Stream; the thread, resource, request context and
+// maxSteps default to the suspended run's.
+func (a *Agent) ResumeStream(ctx context.Context, runID string, resumeData any, opts ...Option) iter.Seq2[stream.Chunk, error] {
+	return a.resumeStream(ctx, runID, resumeRequest{data: resumeData, method: "resumeStream"}, opts)
+}
+
+// ResumeGenerate is ResumeStream drained into an Output (Mastra's
+// resumeGenerate).
+func (a *Agent) ResumeGenerate(ctx context.Context, runID string, resumeData any, opts ...Option) (*Output, error) {
+	return a.resumeGenerate(ctx, runID, resumeRequest{data: resumeData, method: "resumeGenerate"}, opts)
+}
+
+// ApproveToolCall approves the call toolCallID of run runID, which then
+// runs, and the run goes on (Mastra's approveToolCall, bound to the exact
+// call: a stale or mismatched id fails).
+func (a *Agent) ApproveToolCall(ctx context.Context, runID, toolCallID string, opts ...Option) iter.Seq2[stream.Chunk, error] {
+	return a.resumeStream(ctx, runID, resumeRequest{approval: &approvalDecision{Approved: true}, method: "approveToolCall"}, withCall(opts, toolCallID))
+}
+
+// DeclineToolCall declines the call: it does not run, a
+// tool-output-denied chunk reports it, and the model is told (reason, or
+// DefaultDeclineReason).
+func (a *Agent) DeclineToolCall(ctx context.Context, runID, toolCallID, reason string, opts ...Option) iter.Seq2[stream.Chunk, error] {
+	return a.resumeStream(ctx, runID, resumeRequest{approval: &approvalDecision{Reason: reason}, method: "declineToolCall"}, withCall(opts, toolCallID))
+}
+
+// ApproveToolCallGenerate is ApproveToolCall drained into an Output.
+func (a *Agent) ApproveToolCallGenerate(ctx context.Context, runID, toolCallID string, opts ...Option) (*Output, error) {
+	return a.resumeGenerate(ctx, runID, resumeRequest{approval: &approvalDecision{Approved: true}, method: "approveToolCallGenerate"}, withCall(opts, toolCallID))
+}
+
+// DeclineToolCallGenerate is DeclineToolCall drained into an Output.
+func (a *Agent) DeclineToolCallGenerate(ctx context.Context, runID, toolCallID, reason string, opts ...Option) (*Output, error) {
+	return a.resumeGenerate(ctx, runID, resumeRequest{approval: &approvalDecision{Reason: reason}, method: "declineToolCallGenerate"}, withCall(opts, toolCallID))
+}
+
+func withCall(opts []Option, toolCallID string) []Option {
+	return append(append([]Option(nil), opts...), WithToolCallID(toolCallID))
+}
+
+// resumeRequest is what a resume API was given.
+type resumeRequest struct {
+	data     any
+	approval *approvalDecision
+	method   string
+}
+
+func (a *Agent) resumeStream(ctx context.Context, runID string, req resumeRequest, opts []Option) iter.Seq2[stream.Chunk, error] {
+	return func(yield func(stream.Chunk, error) bool) {
+		r, in, err := a.resumeRun(ctx, runID, req, opts)
+		if err != nil {
+			yield(stream.Chunk{}, err)
+			return
+		}
+		defer r.cancel()
+		r.yield = yield
+		r.resumeLoop(in)
+	}
+}
+
+func (a *Agent) resumeGenerate(ctx context.Context, runID string, req resumeRequest, opts []Option) (*Output, error) {
+	r, in, err := a.resumeRun(ctx, runID, req, opts)
+	if err != nil {
+		return nil, err
+	}
+	return r.drain(ctx, func() { r.resumeLoop(in) })
+}
+
+// resumeLoop streams a resumed run.
+func (r *run) resumeLoop(in *resumeInput) {
+	span := r.startRunSpan()
+	defer span.End()
+	if !r.emit(stream.TypeStart, stream.FromAgent, stream.StartPayload{ID: r.agent.cfg.ID, MessageID: r.messageID}) {
+		return
+	}
+	r.runSteps(in)
+}
+
+// resumeRun loads run runID, checks and claims the resume, and rebuilds
+// the run from its snapshot.
+func (a *Agent) resumeRun(ctx context.Context, runID string, req resumeRequest, opts []Option) (*run, *resumeInput, error) {
+	store := a.runStore()
+	stored, err := store.GetRun(ctx, runID)
+	if errors.Is(err, storage.ErrNotFound) || (err == nil && (stored.Kind != storage.KindAgent || stored.Name != a.cfg.ID)) {
+		return nil, nil, a.noSnapshotError(req.method, runID)
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("agent %s: %s: %w", a.cfg.ID, req.method, err)
+	}
+	var snap snapshot
+	if err := json.Unmarshal(stored.Snapshot, &snap); err != nil {
+		return nil, nil, fmt.Errorf("agent %s: run %s: reading its snapshot: %w", a.cfg.ID, runID, err)
+	}
+	if snap.Pending != nil {
+		for i := range snap.Pending.Calls {
+			snap.Pending.Calls[i].restore()
+		}
+	}
+	o := a.options(append([]Option{WithRunID(runID)}, opts...))
+	target, err := a.resumeTarget(req.method, runID, o.toolCallID, stored, &snap)
+	if err != nil {
+		return nil, nil, err
+	}
+	in, err := resumeFor(target, req)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := a.claim(ctx, store, stored, req.method); err != nil {
+		return nil, nil, err
+	}
+	a.restoreOptions(&o, opts, &snap)
+	m, err := a.resolveModel(ctx, o)
+	if err != nil {
+		return nil, nil, err
+	}
+	toolset, err := a.runTools(ctx, o)
+	if err != nil {
+		return nil, nil, err
+	}
+	var st *structuring
+	if o.structured != nil {
+		if st, err = newStructuring(o.structured); err != nil {
+			return nil, nil, fmt.Errorf("agent %s: %w", a.cfg.ID, err)
+		}
+	}
+	rctx, cancel := context.WithCancel(ctx)
+	r := &run{
+		agent: a, opts: o, tools: toolset, ctx: rctx, cancel: cancel, messageID: newID(), baseModel: m, model: m, st: st,
+		policy:       transformPolicy(o, a),
+		persister:    &persister{store: store, runID: runID, agentID: a.cfg.ID, version: stored.Version, created: stored.CreatedAt},
+		instructions: snap.Instructions, history: snap.History, user: snap.User, input: snap.Input, response: snap.Response,
+		stepN: snap.Step, usage: snap.Usage, pending: snap.Pending,
+	}
+	r.active = activeSet(r.tools, o.activeTools)
+	r.messages = append(append(r.baseMessages(), r.input...), r.response...)
+	return r, in, nil
+}
+
+// claim takes the one right to resume the run's snapshot as it was
+// loaded (its version), then checks that the snapshot is still that one:
+// a resume that finished meanwhile deletes the run and its claims, and
+// must not let a late claim through.
+func (a *Agent) claim(ctx context.Context, store storage.Runs, stored *storage.Run, method string) error {
+	conflict := func(cause error) error {
+		return &RunError{
+			Message: fmt.Sprintf("Agent %q %s() cannot resume run %q: another resume of it is under way or has finished.", a.cfg.Name, method, stored.RunID),
+			Domain:  "AGENT", Category: "USER", Code: "AGENT_RESUME_CONFLICT", Details: map[string]any{"runId": stored.RunID}, cause: cause,
+		}
+	}
+	key := "v" + strconv.FormatInt(stored.Version, 10)
+	if err := store.ClaimResume(ctx, stored.RunID, key, a.cfg.ID); err != nil {
+		if errors.Is(err, storage.ErrConflict) {
+			return conflict(err)
+		}
+		return fmt.Errorf("agent %s: %s: %w", a.cfg.ID, method, err)
+	}
+	now, err := store.GetRun(ctx, stored.RunID)
+	if err != nil && !errors.Is(err, storage.ErrNotFound) {
+		return fmt.Errorf("agent %s: %s: %w", a.cfg.ID, method, err)
+	}
+	if err != nil || now.Version != stored.Version {
+		return conflict(fmt.Errorf("run %s moved on from version %d: %w", stored.RunID, stored.Version, storage.ErrConflict))
+	}
+	return nil
+}
+
+// resumeTarget is the waiting call a resume is for: the one named, else
+// the first; nil when the run was left running by a process that died.
+func (a *Agent) resumeTarget(method, runID, toolCallID string, stored *storage.Run, snap *snapshot) (*pendingCall, error) {
+	if snap.Pending != nil {
+		for i, c := range snap.Pending.Calls {
+			if c.waiting() && (toolCallID == "" || c.ID == toolCallID) {
+				return &snap.Pending.Calls[i], nil
+			}
+		}
+	}
+	if toolCallID != "" || stored.Status == storage.RunSuspended {
+		return nil, &RunError{
+			Message: fmt.Sprintf("Agent %q %s() cannot resume tool call %q because it is not suspended.", a.cfg.Name, method, toolCallID),
+			Domain:  "AGENT", Category: "USER", Code: "AGENT_RESUME_TOOL_CALL_NOT_SUSPENDED",
+			Details: map[string]any{"agentName": a.cfg.Name, "method": method, "runId": runID, "toolCallId": toolCallID},
+		}
+	}
+	return nil, nil
+}
+
+// resumeFor turns a resume request into the input of its waiting call:
+// an approval decision for a call waiting for approval (from the
+// Approve/Decline APIs, or resume data {approved, reason?}), resume data
+// for a suspended one.
+func resumeFor(target *pendingCall, req resumeRequest) (*resumeInput, error) {
+	if target == nil {
+		return nil, nil
+	}
+	in := &resumeInput{toolCallID: target.ID}
+	if target.Status == callApproval {
+		in.approval = req.approval
+		if in.approval == nil {
+			var d struct {
+				Approved *bool  `json:"approved"`
+				Reason   string `json:"reason"`
+			}
+			raw, err := json.Marshal(req.data)
+			if err == nil {
+				err = json.Unmarshal(raw, &d)
+			}
+			if err != nil || d.Approved == nil {
+				return nil, fmt.Errorf("agent: tool call %s waits for an approval: resume it with {\"approved\": true|false, \"reason\"?: string} (or ApproveToolCall/DeclineToolCall)", target.ID)
+			}
+			in.approval = &approvalDecision{Approved: *d.Approved, Reason: d.Reason}
+		}
+		return in, nil
+	}
+	data := req.data
+	if req.approval != nil && data == nil {
+		data = req.approval
+	}
+	raw, err := json.Marshal(data)
+	if err != nil {
+		return nil, fmt.Errorf("agent: encoding resume data: %w", err)
+	}
+	in.data = raw
+	return in, nil
+}
+
+// restoreOptions gives a resumed run the suspended run's memory, request
+// context, context messages and step limit where the caller gave none.
+func (a *Agent) restoreOptions(o *runOptions, given []Option, snap *snapshot) {
+	var explicit runOptions
+	for _, opt := range given {
+		opt(&explicit)
+	}
+	if explicit.threadID == "" {
+		o.threadID = snap.ThreadID
+	}
+	if explicit.resourceID == "" {
+		o.resourceID = snap.ResourceID
+	}
+	if explicit.maxSteps == 0 && snap.MaxSteps > 0 {
+		o.maxSteps = snap.MaxSteps
+	}
+	if explicit.context == nil {
+		o.context = snap.Context
+	}
+	merged := tools.NewRequestContext(snap.RequestContext)
+	for k, v := range o.requestContext.All() {
+		_ = merged.Set(k, v)
+	}
+	if explicit.requestContext != nil {
+		// Keep the caller's context object (tools may write to it).
+		for k, v := range snap.RequestContext {
+			if !explicit.requestContext.Has(k) {
+				_ = explicit.requestContext.Set(k, v)
+			}
+		}
+		merged = explicit.requestContext
+	}
+	o.requestContext = merged
+	if o.threadID != "" {
+		_ = o.requestContext.Set(tools.ThreadIDKey, o.threadID)
+	}
+	if o.resourceID != "" {
+		_ = o.requestContext.Set(tools.ResourceIDKey, o.resourceID)
+	}
+}
+
+func (a *Agent) noSnapshotError(method, runID string) error {
+	storageNote := "The run may have already completed, never suspended, or the runId is invalid. "
+	if a.cfg.Storage == nil {
+		storageNote = "No storage is configured on this agent, so run snapshots live only in this process. Configure Config.Storage (SQLite or PostgreSQL) to resume runs in another process or after a restart. "
+	}
+	return &RunError{
+		Message: fmt.Sprintf("Agent %q %s() could not find a suspended run for runId %q. ", a.cfg.Name, method, runID) + storageNote +
+			fmt.Sprintf("Ensure you are calling %s() only with a runId from a currently-suspended run.", method),
+		Domain: "AGENT", Category: "USER", Code: "AGENT_RESUME_NO_SNAPSHOT_FOUND",
+		Details: map[string]any{"runId": runID, "agentName": a.cfg.Name, "hasStorage": a.cfg.Storage != nil},
+	}
+}

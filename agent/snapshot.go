@@ -1,0 +1,254 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/gomastra/mastra/model"
+	"github.com/gomastra/mastra/storage"
+)
+
+// snapshot is what a resumable run keeps in storage (the Snapshot of a
+// storage.Run): enough to rebuild the run and go on from where it
+// stopped. It is saved when a step's tool calls are known, as each call
+// ends, and when the step suspends; it is deleted when the run finishes.
+type snapshot struct {
+	AgentID string `json:"agentId"`
+	// The run's messages: context messages, memory history, the request's
+	// input (as reported, and as the model was given it), and what the
+	// run produced so far (assistant and tool messages of finished steps).
+	Context  []model.Message `json:"context,omitempty"`
+	History  []model.Message `json:"history,omitempty"`
+	User     []model.Message `json:"user"`
+	Input    []model.Message `json:"input"`
+	Response []model.Message `json:"response"`
+	// Instructions is the run's system text (instructions override and
+	// structured-output additions included).
+	Instructions string `json:"instructions,omitempty"`
+	// Step is the number of finished steps; Usage their usage.
+	Step  int         `json:"step"`
+	Usage model.Usage `json:"usage"`
+	// Pending is the current step when its tool calls are being run or
+	// are suspended: the assistant message and each call's state.
+	Pending *pendingStep `json:"pending,omitempty"`
+	// Options the run was started with that a resume keeps.
+	MaxSteps       int            `json:"maxSteps"`
+	ThreadID       string         `json:"threadId,omitempty"`
+	ResourceID     string         `json:"resourceId,omitempty"`
+	RequestContext map[string]any `json:"requestContext,omitempty"`
+}
+
+// pendingStep is a step whose tool calls have not all ended.
+type pendingStep struct {
+	Assistant model.Message `json:"assistant"`
+	// AssistantID is the assistant message's id in memory.
+	AssistantID string         `json:"assistantId"`
+	Text        string         `json:"text,omitempty"`
+	Reasoning   string         `json:"reasoning,omitempty"`
+	Reason      string         `json:"reason"`
+	Usage       model.Usage    `json:"usage"`
+	Calls       []pendingCall  `json:"calls"`
+	Meta        *responseStamp `json:"meta,omitempty"`
+}
+
+// responseStamp is a step's response metadata, kept for its Step record.
+type responseStamp struct {
+	ID        string    `json:"id,omitempty"`
+	Timestamp time.Time `json:"timestamp"`
+	ModelID   string    `json:"modelId,omitempty"`
+}
+
+// Call states in a pending step.
+const (
+	callRunning   = "running"   // not ended: runs again on resume
+	callDone      = "done"      // ended: Result holds what the model sees
+	callSuspended = "suspended" // waits for resume data
+	callApproval  = "approval"  // waits for an approval decision
+	callClient    = "client"    // a client tool: no result here
+)
+
+// pendingCall is one tool call of a pending step.
+type pendingCall struct {
+	ID     string          `json:"id"`
+	Name   string          `json:"name"`
+	Args   json.RawMessage `json:"args,omitempty"`
+	Raw    string          `json:"raw,omitempty"`
+	Status string          `json:"status"`
+	// Result is the tool-result part of a done call; Chunk its result or
+	// error chunk as it was streamed.
+	Result *model.ToolResultPart `json:"result,omitempty"`
+	// Value keeps a JSON result's text as the tool wrote it (key order
+	// and all), which decoding Result would lose.
+	Value json.RawMessage `json:"value,omitempty"`
+	// SuspendPayload and ResumeSchema describe a suspended call.
+	SuspendPayload json.RawMessage `json:"suspendPayload,omitempty"`
+	ResumeSchema   string          `json:"resumeSchema,omitempty"`
+	// SuspendedRunID is the delegated run of a suspended agent or
+	// workflow tool.
+	SuspendedRunID string `json:"suspendedRunId,omitempty"`
+}
+
+// call returns the pending call as the loop's call.
+func (p pendingCall) call() call {
+	return call{id: p.ID, name: p.Name, args: p.Args, rawArgs: p.Raw}
+}
+
+// restore gives a done call's result back its JSON text.
+func (p *pendingCall) restore() {
+	if p.Result != nil && len(p.Value) > 0 && p.Result.Output.Type == model.OutputJSON {
+		p.Result.Output.Value = p.Value
+	}
+}
+
+// waiting reports whether the call waits for someone.
+func (p pendingCall) waiting() bool { return p.Status == callSuspended || p.Status == callApproval }
+
+// runStore is where the agent keeps resumable runs: Config.Storage, or an
+// in-process table when none is configured (runs then resume only in this
+// process).
+func (a *Agent) runStore() storage.Runs {
+	if a.cfg.Storage != nil {
+		return a.cfg.Storage
+	}
+	return a.local
+}
+
+// persister saves one run's snapshot, serialised, with the version it
+// last saved.
+type persister struct {
+	mu      sync.Mutex
+	store   storage.Runs
+	runID   string
+	agentID string
+	version int64
+	created time.Time
+}
+
+// save stores snap under status. A version conflict (another process
+// moved the run on) is an error: this process lost the run.
+func (p *persister) save(ctx context.Context, status string, snap *snapshot) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	raw, err := json.Marshal(snap)
+	if err != nil {
+		return fmt.Errorf("agent: encoding run snapshot: %w", err)
+	}
+	v, err := p.store.SaveRun(ctx, storage.Run{
+		RunID: p.runID, Kind: storage.KindAgent, Name: p.agentID, ThreadID: snap.ThreadID, ResourceID: snap.ResourceID,
+		Status: status, Snapshot: raw, Version: p.version, CreatedAt: p.created,
+	})
+	if err != nil {
+		return fmt.Errorf("agent: saving run %s: %w", p.runID, err)
+	}
+	p.version = v
+	return nil
+}
+
+// remove deletes the run's snapshot: the run has finished.
+func (p *persister) remove(ctx context.Context) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.version == 0 {
+		return nil
+	}
+	if err := p.store.DeleteRun(ctx, p.runID); err != nil && !errors.Is(err, storage.ErrNotFound) {
+		return fmt.Errorf("agent: removing finished run %s: %w", p.runID, err)
+	}
+	p.version = 0
+	return nil
+}
+
+// memoryRuns is the in-process storage.Runs of agents without storage.
+type memoryRuns struct {
+	mu     sync.Mutex
+	runs   map[string]storage.Run
+	claims map[string]bool
+}
+
+func newMemoryRuns() *memoryRuns {
+	return &memoryRuns{runs: map[string]storage.Run{}, claims: map[string]bool{}}
+}
+
+func (m *memoryRuns) SaveRun(_ context.Context, r storage.Run) (int64, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	old, ok := m.runs[r.RunID]
+	if (ok && old.Version != r.Version) || (!ok && r.Version != 0) {
+		return 0, fmt.Errorf("run %s: version %d: %w", r.RunID, r.Version, storage.ErrConflict)
+	}
+	now := time.Now().UTC()
+	r.Version++
+	r.UpdatedAt = now
+	if ok {
+		r.CreatedAt = old.CreatedAt
+	} else if r.CreatedAt.IsZero() {
+		r.CreatedAt = now
+	}
+	m.runs[r.RunID] = r
+	return r.Version, nil
+}
+
+func (m *memoryRuns) GetRun(_ context.Context, runID string) (*storage.Run, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	r, ok := m.runs[runID]
+	if !ok {
+		return nil, fmt.Errorf("run %s: %w", runID, storage.ErrNotFound)
+	}
+	return &r, nil
+}
+
+func (m *memoryRuns) ListRuns(_ context.Context, f storage.RunFilter) ([]storage.Run, int, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []storage.Run
+	for _, r := range m.runs {
+		if (f.Kind == "" || r.Kind == f.Kind) && (f.Name == "" || r.Name == f.Name) && (f.ThreadID == "" || r.ThreadID == f.ThreadID) &&
+			(f.ResourceID == "" || r.ResourceID == f.ResourceID) && (f.Status == "" || r.Status == f.Status) &&
+			(f.From.IsZero() || !r.UpdatedAt.Before(f.From)) && (f.To.IsZero() || !r.UpdatedAt.After(f.To)) {
+			out = append(out, r)
+		}
+	}
+	sortRunsNewestFirst(out)
+	total := len(out)
+	if f.PerPage > 0 {
+		start := min(f.Page*f.PerPage, total)
+		out = out[start:min(start+f.PerPage, total)]
+	}
+	return out, total, nil
+}
+
+func (m *memoryRuns) DeleteRun(_ context.Context, runID string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	delete(m.runs, runID)
+	for k := range m.claims {
+		if len(k) > len(runID) && k[:len(runID)+1] == runID+"\x00" {
+			delete(m.claims, k)
+		}
+	}
+	return nil
+}
+
+func (m *memoryRuns) ClaimResume(_ context.Context, runID, key, _ string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	k := runID + "\x00" + key
+	if m.claims[k] {
+		return fmt.Errorf("run %s: resume %q already claimed: %w", runID, key, storage.ErrConflict)
+	}
+	m.claims[k] = true
+	return nil
+}
+
+func sortRunsNewestFirst(runs []storage.Run) {
+	for i := 1; i < len(runs); i++ {
+		for j := i; j > 0 && runs[j].UpdatedAt.After(runs[j-1].UpdatedAt); j-- {
+			runs[j], runs[j-1] = runs[j-1], runs[j]
+		}
+	}
+}
