@@ -202,6 +202,7 @@ type runOptions struct {
 	approvalFunc    func(ctx context.Context, req ApprovalRequest) (bool, error)
 	readOnly        bool
 	toolCallID      string
+	autoResume      bool
 	threadID        string
 	resourceID      string
 }

@@ -367,6 +367,9 @@ func (r *run) prepare(step int, messages []model.Message, instructions string) (
 	}
 	r.active = activeSet(r.tools, active)
 	messages, err := r.process(step, messages)
+	if err == nil && r.opts.autoResume {
+		messages = r.withAutoResume(messages)
+	}
 	return messages, choice, err
 }
 
@@ -520,8 +523,12 @@ func (r *run) callModel(ctx context.Context, messages []model.Message, choice mo
 	for _, name := range names {
 		t := r.active[name]
 		ms := t.ModelSchema(m)
+		input := ms.Schema
+		if r.opts.autoResume && t.HasSuspendSchema() {
+			input = withResumableKeys(input)
+		}
 		req.Tools = append(req.Tools, model.ToolDefinition{
-			Type: model.ToolTypeFunction, Name: name, Description: t.Description(), InputSchema: ms.Schema, Strict: t.Strict(),
+			Type: model.ToolTypeFunction, Name: name, Description: t.Description(), InputSchema: input, Strict: t.Strict(),
 		})
 	}
 	res := &stepResult{reason: model.FinishUnknown}
@@ -908,6 +915,13 @@ func (r *run) executeOne(i int, pc pendingCall, events chan<- event, rs *resumeI
 	if c.args == nil {
 		return r.errorResult(i, c, "Error", `Tool "`+c.name+`" received invalid arguments — the provided JSON could not be parsed. Please provide valid JSON arguments.`)
 	}
+	c, target, err := r.takeResumeKeys(c)
+	if err != nil {
+		return r.errorResult(i, c, "Error", err.Error())
+	}
+	if target != nil {
+		defer r.settleAutoResumed(target)
+	}
 	// Approval is decided by a person through the resume API only: a
 	// call waiting for approval runs on an approval, a decline ends it,
 	// and a fresh call that needs approval waits for one.
@@ -917,7 +931,7 @@ func (r *run) executeOne(i int, pc pendingCall, events chan<- event, rs *resumeI
 			return r.deniedResult(i, c, rs.approval.Reason)
 		}
 		rs = nil
-	case rs == nil && r.approvalRequired(t, c):
+	case rs == nil && target == nil && r.approvalRequired(t, c):
 		w := pc
 		w.Status = callApproval
 		return &callResult{index: i, waiting: &w, chunk: r.waitingChunk(w)}
@@ -951,6 +965,9 @@ func (r *run) executeOne(i int, pc pendingCall, events chan<- event, rs *resumeI
 		}
 		inv.SuspendPayload = pc.SuspendPayload
 		inv.Agent.SuspendedToolRunID = pc.SuspendedRunID
+	}
+	if target != nil {
+		target.resumedInvocation(inv)
 	}
 	ms := t.ModelSchema(compat.Model{Provider: r.model.Provider(), ModelID: r.model.ModelID()})
 	inv.PrepareInput = ms.PrepareInput

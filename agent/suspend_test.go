@@ -326,3 +326,100 @@ func TestApprovalPolicies(t *testing.T) {
 		})
 	}
 }
+
+func TestListSuspendedRunsAndSendToolApproval(t *testing.T) {
+	guarded := tools.New(tools.Config[confirmIn, confirmOut]{ID: "transfer", RequireApproval: true, Execute: func(tools.Context, confirmIn) (confirmOut, error) {
+		return confirmOut{Paid: true}, nil
+	}})
+	m := mock.New(mock.Step{ToolCalls: []mock.ToolCall{{Name: "transfer", Args: `{"amount":3}`}}}).RepeatLast()
+	a := newAgent(t, m, tools.Set{"transfer": guarded})
+	ctx := context.Background()
+	var ids []string
+	for _, thread := range []string{"t-1", "t-2", "t-2"} {
+		out, err := a.Generate(ctx, "transfer", WithMemory(thread, "user-1"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, out.RunID)
+	}
+	runs, total, err := a.ListSuspendedRuns(ctx, SuspendedRunsFilter{})
+	if err != nil || total != 3 || len(runs) != 3 || !runs[0].ToolCalls[0].RequiresApproval || runs[0].Status != "suspended" {
+		t.Fatalf("all: %d of %d, %v, %+v", len(runs), total, err, runs)
+	}
+	page, total, _ := a.ListSuspendedRuns(ctx, SuspendedRunsFilter{ThreadID: "t-2", PerPage: 1, Page: 1})
+	if total != 2 || len(page) != 1 || page[0].ThreadID != "t-2" {
+		t.Errorf("thread t-2, page 1: %d of %d", len(page), total)
+	}
+	var re *RunError
+	if _, _, err := a.SendToolApproval(ctx, ToolApproval{ThreadID: "t-2", Approved: true}); !errors.As(err, &re) || re.Code != "AGENT_SEND_TOOL_APPROVAL_AMBIGUOUS_SUSPENDED_RUNS" {
+		t.Errorf("ambiguous: %v", err)
+	}
+	if _, _, err := a.SendToolApproval(ctx, ToolApproval{ThreadID: "t-9", Approved: true}); !errors.As(err, &re) || re.Code != "AGENT_SEND_TOOL_APPROVAL_NO_ACTIVE_THREAD_RUN" {
+		t.Errorf("no run: %v", err)
+	}
+	runID, s, err := a.SendToolApproval(ctx, ToolApproval{ThreadID: "t-1", Approved: false, Reason: "no"})
+	if err != nil || runID != ids[0] {
+		t.Fatalf("send: %v, run %s", err, runID)
+	}
+	_, ts := chunkTypes(t, s)
+	if ts[1] != stream.TypeToolOutputDenied {
+		t.Errorf("declined stream: %v", ts)
+	}
+}
+
+func TestAutoResumeSuspendedTools(t *testing.T) {
+	var runs atomic.Int32
+	guarded := tools.New(tools.Config[confirmIn, confirmOut]{ID: "transfer", RequireApproval: true, Execute: func(tools.Context, confirmIn) (confirmOut, error) {
+		return confirmOut{Paid: true}, nil
+	}})
+	m := mock.New(
+		mock.Step{ToolCalls: []mock.ToolCall{{ID: "c1", Name: "pay", Args: `{"amount":5}`}, {ID: "t1", Name: "transfer", Args: `{"amount":1}`}}},
+		mock.Step{ToolCalls: []mock.ToolCall{
+			{ID: "c2", Name: "pay", Args: `{"amount":5,"resumeData":{"ok":true,"note":"from chat"},"suspendedToolCallId":"c1"}`},
+			{ID: "t2", Name: "transfer", Args: `{"amount":1,"resumeData":{"approved":true},"suspendedToolCallId":"t1"}`},
+		}},
+		mock.Step{Text: "Paid."},
+	)
+	a := newAgent(t, m, tools.Set{"pay": payTool(&runs), "transfer": guarded})
+	ctx := context.Background()
+	first, err := a.Generate(ctx, "pay 5 and transfer 1", WithMemory("thread-1", "user-1"))
+	if err != nil || first.FinishReason != model.FinishSuspended {
+		t.Fatalf("first run: %v %s", err, first.FinishReason)
+	}
+	second, err := a.Generate(ctx, "yes, pay it", WithMemory("thread-1", "user-1"), WithAutoResumeSuspendedTools())
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := m.Calls()[1]
+	system := req.Messages[0].TextContent()
+	if !strings.Contains(system, `"toolCallId":"c1"`) || strings.Contains(system, `"toolCallId":"t1"`) || strings.Contains(system, "set approved to true") {
+		t.Errorf("directive: %q", system)
+	}
+	var payDef *model.ToolDefinition
+	for i := range req.Tools {
+		if req.Tools[i].Name == "pay" {
+			payDef = &req.Tools[i]
+		}
+	}
+	if payDef == nil || payDef.InputSchema.Properties[keyResumeData] == nil || payDef.InputSchema.Properties[keySuspendedToolCallID] == nil {
+		t.Errorf("pay's schema lacks the resume keys")
+	}
+	results := map[string]string{}
+	for _, c := range second.Chunks {
+		switch p := c.Payload.(type) {
+		case stream.ToolResultPayload:
+			b, _ := json.Marshal(p.Result)
+			results[p.ToolCallID] = string(b)
+		case stream.ToolErrorPayload:
+			results[p.ToolCallID] = "error: " + p.Error.(map[string]any)["message"].(string)
+		}
+	}
+	if results["c2"] != `{"paid":true,"note":"from chat"}` || !strings.HasPrefix(results["t2"], `error: tool call "t1" waits for a person's approval`) {
+		t.Errorf("results %v", results)
+	}
+	// c1 is resumed; the first run still waits for the approval only.
+	left, _, _ := a.ListSuspendedRuns(ctx, SuspendedRunsFilter{ThreadID: "thread-1"})
+	if len(left) != 1 || len(left[0].ToolCalls) != 1 || left[0].ToolCalls[0].ToolCallID != "t1" {
+		t.Errorf("left waiting: %+v", left)
+	}
+}

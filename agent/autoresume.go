@@ -1,0 +1,231 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+
+	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/gomastra/mastra/model"
+	"github.com/gomastra/mastra/storage"
+	"github.com/gomastra/mastra/tools"
+)
+
+// WithAutoResumeSuspendedTools lets the model resume the thread's
+// suspended tool calls from the conversation (Mastra's
+// autoResumeSuspendedTools, spec §6.4): before each model call the
+// suspended calls of the run's thread (WithMemory) are described to the
+// model, which may call the tool again with resumeData and
+// suspendedToolCallId; that call then resumes the suspended one, exactly
+// once. Approvals are never resumed this way: only a person, through the
+// approval API, approves or declines.
+func WithAutoResumeSuspendedTools() Option { return func(o *runOptions) { o.autoResume = true } }
+
+// Keys the model adds to a tool call that resumes a suspended one.
+const (
+	keySuspendedToolCallID = "suspendedToolCallId"
+	keySuspendedToolRunID  = "suspendedToolRunId"
+	keyResumeData          = "resumeData"
+)
+
+// withResumableKeys is a tool's model-facing schema with the optional
+// resume keys added (the tool's own schema is not changed).
+func withResumableKeys(s *jsonschema.Schema) *jsonschema.Schema {
+	if s == nil || s.Properties == nil && s.Type != "object" {
+		return s
+	}
+	out := *s
+	out.Properties = maps.Clone(s.Properties)
+	if out.Properties == nil {
+		out.Properties = map[string]*jsonschema.Schema{}
+	}
+	out.Properties[keySuspendedToolCallID] = &jsonschema.Schema{Types: []string{"string", "null"}, Description: "The toolCallId of the suspended tool to resume"}
+	out.Properties[keySuspendedToolRunID] = &jsonschema.Schema{Types: []string{"string", "null"}, Description: "The runId of the suspended tool"}
+	out.Properties[keyResumeData] = &jsonschema.Schema{Description: "The resumeData object created from the resumeSchema of suspended tool"}
+	if len(s.PropertyOrder) > 0 {
+		out.PropertyOrder = append(append([]string(nil), s.PropertyOrder...), keySuspendedToolCallID, keySuspendedToolRunID, keyResumeData)
+	}
+	return &out
+}
+
+// threadSuspensions are the suspended (not approval) calls of the run's
+// thread in other runs, as the model is told about them.
+func (r *run) threadSuspensions() []waitingEntry {
+	if !r.opts.autoResume || r.opts.threadID == "" {
+		return nil
+	}
+	runs, _, err := r.agent.ListSuspendedRuns(r.ctx, SuspendedRunsFilter{ThreadID: r.opts.threadID, ResourceID: r.opts.resourceID})
+	if err != nil {
+		r.agent.cfg.Logger.Warn(err.Error(), "agent", r.agent.cfg.ID)
+		return nil
+	}
+	var out []waitingEntry
+	for _, run := range runs {
+		if run.RunID == r.opts.runID {
+			continue
+		}
+		for _, c := range run.ToolCalls {
+			if c.RequiresApproval {
+				continue
+			}
+			e := waitingEntry{ToolCallID: c.ToolCallID, ToolName: c.ToolName, Args: decodedArgs(c.Args), Type: "suspension", RunID: run.RunID}
+			if len(c.SuspendPayload) > 0 {
+				e.SuspendPayload = c.SuspendPayload
+			}
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// autoResumeDirective tells the model about the thread's suspended calls
+// (Mastra's text, without its advice to approve when unsure: approvals
+// are not listed at all).
+func autoResumeDirective(entries []waitingEntry) string {
+	list, _ := json.Marshal(entries)
+	return "\n\nAnalyse the suspended tools: " + string(list) + `, using the messages available to you and the resumeSchema of each suspended tool, find the tool whose resumeData you can construct properly.
+resumeData can not be an empty object nor null/undefined.
+When you find that and call that tool, add the resumeData to the tool call arguments/input.
+Also, add the toolCallId of the suspended tool as suspendedToolCallId to the tool call arguments/input. This identifies the exact framework-persisted suspension to resume.
+You may also add the runId as suspendedToolRunId for compatibility, but it does not select the suspension and must match the runId associated with suspendedToolCallId.
+
+IMPORTANT: If you're able to construct resumeData and get suspendedToolCallId, get the previous arguments/input of the tool call from args in the suspended tool, and spread it in the new arguments/input created, do not add duplicate data.
+`
+}
+
+// withAutoResume appends the directive to a step's system message.
+func (r *run) withAutoResume(messages []model.Message) []model.Message {
+	entries := r.threadSuspensions()
+	if len(entries) == 0 {
+		return messages
+	}
+	directive := autoResumeDirective(entries)
+	out := append([]model.Message(nil), messages...)
+	if len(out) > 0 && out[0].Role == model.RoleSystem {
+		out[0] = model.System(out[0].TextContent() + directive)
+		return out
+	}
+	return append([]model.Message{model.System(directive[2:])}, out...)
+}
+
+// autoResumeTarget is a suspended call of another run that a tool call's
+// arguments ask to resume.
+type autoResumeTarget struct {
+	stored *storage.Run
+	snap   *snapshot
+	call   pendingCall
+	data   json.RawMessage
+}
+
+// takeResumeKeys strips the resume keys from a call's arguments and, when
+// they name a suspended call, finds and claims it. It returns the call
+// with clean arguments, the target (nil for an ordinary call), or an
+// error to report to the model.
+func (r *run) takeResumeKeys(c call) (call, *autoResumeTarget, error) {
+	if !r.opts.autoResume || c.args == nil {
+		return c, nil, nil
+	}
+	var args map[string]json.RawMessage
+	if json.Unmarshal(c.args, &args) != nil {
+		return c, nil, nil
+	}
+	idRaw, hasID := args[keySuspendedToolCallID]
+	data, hasData := args[keyResumeData]
+	_, hasRun := args[keySuspendedToolRunID]
+	if !hasID && !hasData && !hasRun {
+		return c, nil, nil
+	}
+	delete(args, keySuspendedToolCallID)
+	delete(args, keyResumeData)
+	delete(args, keySuspendedToolRunID)
+	clean, _ := json.Marshal(args)
+	c.args = clean
+	var id string
+	_ = json.Unmarshal(idRaw, &id)
+	if id == "" {
+		return c, nil, nil
+	}
+	t, err := r.findSuspended(id, c.name)
+	if err != nil {
+		return c, nil, err
+	}
+	t.data = data
+	if err := r.agent.claim(r.ctx, r.agent.runStore(), t.stored, "autoResumeSuspendedTools"); err != nil {
+		return c, nil, err
+	}
+	return c, t, nil
+}
+
+// findSuspended finds the thread's suspended call id of tool name.
+func (r *run) findSuspended(id, name string) (*autoResumeTarget, error) {
+	runs, _, err := r.agent.runStore().ListRuns(r.ctx, storage.RunFilter{Kind: storage.KindAgent, Name: r.agent.cfg.ID, Status: storage.RunSuspended, ThreadID: r.opts.threadID})
+	if err != nil {
+		return nil, err
+	}
+	for i := range runs {
+		var snap snapshot
+		if json.Unmarshal(runs[i].Snapshot, &snap) != nil || snap.Pending == nil {
+			continue
+		}
+		for _, pc := range snap.Pending.Calls {
+			if pc.ID != id || !pc.waiting() {
+				continue
+			}
+			if pc.Status == callApproval {
+				return nil, fmt.Errorf("tool call %q waits for a person's approval; only they can approve or decline it", id)
+			}
+			if pc.Name != name {
+				return nil, fmt.Errorf("tool call %q is a suspended call of %q, not of %q", id, pc.Name, name)
+			}
+			return &autoResumeTarget{stored: &runs[i], snap: &snap, call: pc}, nil
+		}
+	}
+	return nil, fmt.Errorf("no suspended tool call %q on this thread to resume", id)
+}
+
+// settleAutoResumed records that the suspended call was resumed by this
+// run: the old run no longer waits for it (and is removed when nothing
+// else waits there).
+func (r *run) settleAutoResumed(t *autoResumeTarget) {
+	ctx := context.WithoutCancel(r.ctx)
+	store := r.agent.runStore()
+	waiting := false
+	for i := range t.snap.Pending.Calls {
+		pc := &t.snap.Pending.Calls[i]
+		if pc.ID == t.call.ID {
+			pc.Status = callDone
+			pc.Result = &model.ToolResultPart{ToolCallID: pc.ID, ToolName: pc.Name, Output: model.TextOutput("Resumed in run " + r.opts.runID), Input: argsOrEmpty(pc.Args)}
+		} else if pc.waiting() {
+			waiting = true
+		}
+	}
+	var err error
+	if waiting {
+		raw, merr := json.Marshal(t.snap)
+		if merr != nil {
+			err = merr
+		} else {
+			stored := *t.stored
+			stored.Snapshot = raw
+			_, err = store.SaveRun(ctx, stored)
+		}
+	} else if derr := store.DeleteRun(ctx, t.stored.RunID); derr != nil && !errors.Is(derr, storage.ErrNotFound) {
+		err = derr
+	}
+	if err != nil {
+		r.agent.cfg.Logger.Warn("agent: settling an auto-resumed call: "+err.Error(), "agent", r.agent.cfg.ID, "runId", t.stored.RunID)
+	}
+}
+
+// resumedInvocation fills a tool invocation for an auto-resumed call.
+func (t *autoResumeTarget) resumedInvocation(inv *tools.Invocation) {
+	inv.ResumeData = t.data
+	if len(inv.ResumeData) == 0 {
+		inv.ResumeData = json.RawMessage("null")
+	}
+	inv.SuspendPayload = t.call.SuspendPayload
+	inv.Agent.SuspendedToolRunID = t.call.SuspendedRunID
+}

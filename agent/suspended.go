@@ -1,0 +1,135 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"iter"
+	"time"
+
+	"github.com/gomastra/mastra/storage"
+	"github.com/gomastra/mastra/stream"
+)
+
+// SuspendedRunsFilter selects suspended runs (Mastra's listSuspendedRuns
+// options). Page counts from 0; PerPage <= 0 lists all.
+type SuspendedRunsFilter struct {
+	ThreadID, ResourceID string
+	// From and To bound when the run suspended; zero is unbounded.
+	From, To      time.Time
+	Page, PerPage int
+}
+
+// SuspendedRun is one suspended run and the calls it waits for.
+type SuspendedRun struct {
+	RunID       string              `json:"runId"`
+	Status      string              `json:"status"`
+	ThreadID    string              `json:"threadId,omitempty"`
+	ResourceID  string              `json:"resourceId,omitempty"`
+	SuspendedAt time.Time           `json:"suspendedAt"`
+	ToolCalls   []SuspendedToolCall `json:"toolCalls"`
+}
+
+// SuspendedToolCall is a waiting call of a suspended run.
+type SuspendedToolCall struct {
+	ToolCallID       string          `json:"toolCallId"`
+	ToolName         string          `json:"toolName"`
+	Args             json.RawMessage `json:"args,omitempty"`
+	RequiresApproval bool            `json:"requiresApproval"`
+	SuspendPayload   json.RawMessage `json:"suspendPayload,omitempty"`
+}
+
+// ListSuspendedRuns lists the agent's suspended runs, newest first, and
+// how many match in all (Mastra's listSuspendedRuns).
+func (a *Agent) ListSuspendedRuns(ctx context.Context, f SuspendedRunsFilter) ([]SuspendedRun, int, error) {
+	stored, total, err := a.runStore().ListRuns(ctx, storage.RunFilter{
+		Kind: storage.KindAgent, Name: a.cfg.ID, Status: storage.RunSuspended, ThreadID: f.ThreadID, ResourceID: f.ResourceID,
+		From: f.From, To: f.To, Page: f.Page, PerPage: f.PerPage,
+	})
+	if err != nil {
+		return nil, 0, fmt.Errorf("agent %s: listing suspended runs: %w", a.cfg.ID, err)
+	}
+	runs := make([]SuspendedRun, 0, len(stored))
+	for _, r := range stored {
+		var snap snapshot
+		if err := json.Unmarshal(r.Snapshot, &snap); err != nil {
+			return nil, 0, fmt.Errorf("agent %s: run %s: reading its snapshot: %w", a.cfg.ID, r.RunID, err)
+		}
+		sr := SuspendedRun{RunID: r.RunID, Status: r.Status, ThreadID: r.ThreadID, ResourceID: r.ResourceID, SuspendedAt: suspendedAt(r), ToolCalls: []SuspendedToolCall{}}
+		if snap.Pending != nil {
+			for _, c := range snap.Pending.Calls {
+				if c.waiting() {
+					sr.ToolCalls = append(sr.ToolCalls, SuspendedToolCall{
+						ToolCallID: c.ID, ToolName: c.Name, Args: argsOrEmpty(c.Args), RequiresApproval: c.Status == callApproval, SuspendPayload: c.SuspendPayload,
+					})
+				}
+			}
+		}
+		runs = append(runs, sr)
+	}
+	return runs, total, nil
+}
+
+// ToolApproval is a person's answer for a thread's waiting call (Mastra's
+// sendToolApproval): the run is found by thread, and by ToolCallID when
+// several wait.
+type ToolApproval struct {
+	ThreadID, ResourceID string
+	ToolCallID           string
+	Approved             bool
+	// Reason is told to the model when the call is declined.
+	Reason string
+}
+
+// SendToolApproval finds the thread's suspended run and resumes it with
+// the decision, returning the run's id and its resumed stream. No
+// suspended run is AGENT_SEND_TOOL_APPROVAL_NO_ACTIVE_THREAD_RUN; several,
+// without a ToolCallID telling them apart,
+// AGENT_SEND_TOOL_APPROVAL_AMBIGUOUS_SUSPENDED_RUNS (Mastra's texts).
+func (a *Agent) SendToolApproval(ctx context.Context, ap ToolApproval, opts ...Option) (string, iter.Seq2[stream.Chunk, error], error) {
+	runs, _, err := a.ListSuspendedRuns(ctx, SuspendedRunsFilter{ThreadID: ap.ThreadID, ResourceID: ap.ResourceID})
+	if err != nil {
+		return "", nil, err
+	}
+	var matching []SuspendedRun
+	for _, r := range runs {
+		if ap.ToolCallID == "" {
+			matching = append(matching, r)
+			continue
+		}
+		for _, c := range r.ToolCalls {
+			if c.ToolCallID == ap.ToolCallID {
+				matching = append(matching, r)
+				break
+			}
+		}
+	}
+	details := map[string]any{"threadId": ap.ThreadID, "resourceId": ap.ResourceID, "agentName": a.cfg.Name}
+	switch {
+	case len(matching) == 0:
+		return "", nil, &RunError{
+			Message: fmt.Sprintf("Agent %q sendToolApproval() could not find an active or suspended run for thread %q. The run may have already completed or been resumed.", a.cfg.Name, ap.ThreadID),
+			Domain:  "AGENT", Category: "USER", Code: "AGENT_SEND_TOOL_APPROVAL_NO_ACTIVE_THREAD_RUN", Details: details,
+		}
+	case len(matching) > 1:
+		ids := ""
+		for i, r := range matching {
+			if i > 0 {
+				ids += ", "
+			}
+			ids += r.RunID
+		}
+		details["runIds"] = ids
+		return "", nil, &RunError{
+			Message: fmt.Sprintf("Agent %q sendToolApproval() found %d suspended runs for thread %q. Pass a toolCallId to disambiguate, or resume a specific run with approveToolCall()/declineToolCall() and an explicit runId.", a.cfg.Name, len(matching), ap.ThreadID),
+			Domain:  "AGENT", Category: "USER", Code: "AGENT_SEND_TOOL_APPROVAL_AMBIGUOUS_SUSPENDED_RUNS", Details: details,
+		}
+	}
+	runID := matching[0].RunID
+	toolCallID := ap.ToolCallID
+	if toolCallID == "" && len(matching[0].ToolCalls) > 0 {
+		toolCallID = matching[0].ToolCalls[0].ToolCallID
+	}
+	decision := &approvalDecision{Approved: ap.Approved, Reason: ap.Reason}
+	return runID, a.resumeStream(ctx, runID, resumeRequest{approval: decision, method: "sendToolApproval"}, withCall(opts, toolCallID)), nil
+}
