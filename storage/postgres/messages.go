@@ -1,0 +1,123 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/gomastra/mastra/storage"
+)
+
+const messageColumns = `id, thread_id, resource_id, role, content, metadata, created_at`
+
+// messageArgs validates m and returns its stored form, in the order of
+// messageColumns.
+func messageArgs(m storage.Message, n time.Time) ([]any, error) {
+	switch {
+	case m.ID == "":
+		return nil, errors.New("empty id")
+	case m.ThreadID == "":
+		return nil, fmt.Errorf("message %s: empty thread id", m.ID)
+	}
+	content, err := jsonArg(m.Content)
+	if err != nil {
+		return nil, fmt.Errorf("message %s: content: %w", m.ID, err)
+	}
+	meta, err := jsonArg(m.Metadata)
+	if err != nil {
+		return nil, fmt.Errorf("message %s: metadata: %w", m.ID, err)
+	}
+	return []any{m.ID, m.ThreadID, m.ResourceID, m.Role, content, meta, orNow(m.CreatedAt, n)}, nil
+}
+
+// SaveMessages inserts the messages, or replaces the role, content and
+// metadata of those whose id exists (thread, resource, CreatedAt and
+// place in the thread are kept), in one transaction: all or none. Every
+// message needs an ID and a ThreadID, and Content and Metadata must be
+// empty or valid JSON; otherwise nothing is saved. A zero CreatedAt is
+// set to now.
+func (s *Store) SaveMessages(ctx context.Context, msgs []storage.Message) error {
+	if len(msgs) == 0 {
+		return nil
+	}
+	n := now()
+	args := make([][]any, len(msgs))
+	for i, m := range msgs {
+		a, err := messageArgs(m, n)
+		if err != nil {
+			return fmt.Errorf("postgres: save messages: message %d: %w", i, err)
+		}
+		args[i] = a
+	}
+	err := s.inTx(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
+		batch := &pgx.Batch{}
+		for _, a := range args {
+			batch.Queue(`INSERT INTO mastra_messages (`+messageColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7)
+				ON CONFLICT (id) DO UPDATE SET role = excluded.role, content = excluded.content, metadata = excluded.metadata`, a...)
+		}
+		return tx.SendBatch(ctx, batch).Close()
+	})
+	if err != nil {
+		return fmt.Errorf("postgres: save messages: %w", err)
+	}
+	return nil
+}
+
+// ListMessages returns the thread's last n messages (all when n <= 0),
+// oldest first: by CreatedAt, then in the order they were first saved.
+func (s *Store) ListMessages(ctx context.Context, threadID string, n int) ([]storage.Message, error) {
+	var limit *int64 // NULL: no limit
+	if n > 0 {
+		l := int64(n)
+		limit = &l
+	}
+	rows, err := s.pool.Query(ctx, `SELECT `+messageColumns+` FROM (
+			SELECT seq, `+messageColumns+` FROM mastra_messages WHERE thread_id = $1
+			ORDER BY created_at DESC, seq DESC LIMIT $2::bigint
+		) last ORDER BY created_at, seq`, threadID, limit)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: list messages of %s: %w", threadID, err)
+	}
+	defer rows.Close()
+	msgs := []storage.Message{}
+	for rows.Next() {
+		m, err := scanMessage(rows)
+		if err != nil {
+			return nil, fmt.Errorf("postgres: list messages of %s: %w", threadID, err)
+		}
+		msgs = append(msgs, m)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("postgres: list messages of %s: %w", threadID, err)
+	}
+	return msgs, nil
+}
+
+// GetMessage returns one message, or an error wrapping
+// storage.ErrNotFound.
+func (s *Store) GetMessage(ctx context.Context, id string) (*storage.Message, error) {
+	m, err := scanMessage(s.pool.QueryRow(ctx, `SELECT `+messageColumns+` FROM mastra_messages WHERE id = $1`, id))
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, fmt.Errorf("postgres: get message %s: %w", id, storage.ErrNotFound)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("postgres: get message %s: %w", id, err)
+	}
+	return &m, nil
+}
+
+func scanMessage(row pgx.Row) (storage.Message, error) {
+	var (
+		m             storage.Message
+		content, meta *string
+		created       time.Time
+	)
+	if err := row.Scan(&m.ID, &m.ThreadID, &m.ResourceID, &m.Role, &content, &meta, &created); err != nil {
+		return m, err
+	}
+	m.Content, m.Metadata, m.CreatedAt = jsonValue(content), jsonValue(meta), created.UTC()
+	return m, nil
+}

@@ -1,0 +1,117 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// migrationLock is the advisory lock key migrations hold (the bytes of
+// "gomastra").
+const migrationLock int64 = 0x676f6d6173747261
+
+// migrations are the schema's versions: migrations[i] takes the database
+// from version i to version i+1. Append new versions; never edit a
+// released one. Which versions a database has is recorded in
+// mastra_schema_migrations.
+var migrations = [][]string{
+	// 1: threads, messages, thread state, runs and resume claims.
+	{
+		// seq is the order of first save: it breaks ties of
+		// created_at, and an upsert keeps it.
+		`CREATE TABLE mastra_threads (
+			id          text PRIMARY KEY,
+			seq         bigserial NOT NULL,
+			resource_id text NOT NULL,
+			title       text NOT NULL DEFAULT '',
+			metadata    text,
+			created_at  timestamptz NOT NULL,
+			updated_at  timestamptz NOT NULL
+		)`,
+		`CREATE INDEX mastra_threads_resource_idx ON mastra_threads (resource_id, created_at, seq)`,
+		`CREATE TABLE mastra_messages (
+			id          text PRIMARY KEY,
+			seq         bigserial NOT NULL,
+			thread_id   text NOT NULL,
+			resource_id text NOT NULL DEFAULT '',
+			role        text NOT NULL DEFAULT '',
+			content     text,
+			metadata    text,
+			created_at  timestamptz NOT NULL
+		)`,
+		`CREATE INDEX mastra_messages_thread_idx ON mastra_messages (thread_id, created_at, seq)`,
+		`CREATE TABLE mastra_thread_state (
+			thread_id  text NOT NULL,
+			type       text NOT NULL,
+			value      text,
+			updated_at timestamptz NOT NULL,
+			PRIMARY KEY (thread_id, type)
+		)`,
+		`CREATE TABLE mastra_runs (
+			run_id      text PRIMARY KEY,
+			kind        text NOT NULL,
+			name        text NOT NULL,
+			thread_id   text NOT NULL DEFAULT '',
+			resource_id text NOT NULL DEFAULT '',
+			status      text NOT NULL,
+			snapshot    text,
+			version     bigint NOT NULL,
+			created_at  timestamptz NOT NULL,
+			updated_at  timestamptz NOT NULL
+		)`,
+		`CREATE INDEX mastra_runs_updated_idx ON mastra_runs (updated_at)`,
+		`CREATE INDEX mastra_runs_name_idx ON mastra_runs (kind, name, updated_at)`,
+		`CREATE INDEX mastra_runs_thread_idx ON mastra_runs (thread_id, updated_at)`,
+		`CREATE INDEX mastra_runs_resource_idx ON mastra_runs (resource_id, updated_at)`,
+		`CREATE TABLE mastra_run_claims (
+			run_id     text NOT NULL REFERENCES mastra_runs (run_id) ON DELETE CASCADE,
+			claim_key  text NOT NULL,
+			owner      text NOT NULL,
+			claimed_at timestamptz NOT NULL,
+			PRIMARY KEY (run_id, claim_key)
+		)`,
+	},
+}
+
+// migrate brings the database's schema to the newest version, in one
+// transaction holding an advisory lock: a process migrating at the same
+// time waits, then finds the work done. A schema newer than this build
+// knows is an error.
+func migrate(ctx context.Context, pool *pgxpool.Pool) error {
+	err := pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, migrationLock); err != nil {
+			return fmt.Errorf("taking the migration lock: %w", err)
+		}
+		if _, err := tx.Exec(ctx, `CREATE TABLE IF NOT EXISTS mastra_schema_migrations (
+			version    integer PRIMARY KEY,
+			applied_at timestamptz NOT NULL
+		)`); err != nil {
+			return err
+		}
+		var current int
+		if err := tx.QueryRow(ctx, `SELECT COALESCE(MAX(version), 0) FROM mastra_schema_migrations`).Scan(&current); err != nil {
+			return fmt.Errorf("reading the schema version: %w", err)
+		}
+		if current > len(migrations) {
+			return fmt.Errorf("the database's schema is version %d, newer than this build of gomastra knows (%d); "+
+				"upgrade gomastra or use another database", current, len(migrations))
+		}
+		for v := current + 1; v <= len(migrations); v++ {
+			for _, stmt := range migrations[v-1] {
+				if _, err := tx.Exec(ctx, stmt); err != nil {
+					return fmt.Errorf("version %d: %w", v, err)
+				}
+			}
+			if _, err := tx.Exec(ctx, `INSERT INTO mastra_schema_migrations (version, applied_at) VALUES ($1, $2)`, v, now()); err != nil {
+				return fmt.Errorf("version %d: %w", v, err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	return nil
+}

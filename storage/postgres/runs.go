@@ -1,0 +1,193 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/gomastra/mastra/storage"
+)
+
+const runColumns = `run_id, kind, name, thread_id, resource_id, status, snapshot, version, created_at, updated_at`
+
+// SaveRun stores r with optimistic concurrency and returns its new
+// version. r.Version 0 creates the run (ErrConflict if it exists); any
+// other r.Version must be the stored one (else ErrConflict, also when
+// the run does not exist). Each is one statement, decided by the
+// database, so the rule holds across processes. UpdatedAt is set to now;
+// CreatedAt is kept from r on create (now when zero) and kept from the
+// stored run on update. RunID must not be empty and Snapshot must be
+// empty or valid JSON.
+func (s *Store) SaveRun(ctx context.Context, r storage.Run) (int64, error) {
+	if r.RunID == "" {
+		return 0, errors.New("postgres: save run: empty run id")
+	}
+	if r.Version < 0 {
+		return 0, fmt.Errorf("postgres: save run %s: negative version %d", r.RunID, r.Version)
+	}
+	snap, err := jsonArg(r.Snapshot)
+	if err != nil {
+		return 0, fmt.Errorf("postgres: save run %s: snapshot: %w", r.RunID, err)
+	}
+	n := now()
+	var tag pgconn.CommandTag
+	if r.Version == 0 {
+		tag, err = s.pool.Exec(ctx, `INSERT INTO mastra_runs (`+runColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, 1, $8, $9)
+			ON CONFLICT (run_id) DO NOTHING`,
+			r.RunID, r.Kind, r.Name, r.ThreadID, r.ResourceID, r.Status, snap, orNow(r.CreatedAt, n), n)
+	} else {
+		tag, err = s.pool.Exec(ctx, `UPDATE mastra_runs
+			SET kind = $1, name = $2, thread_id = $3, resource_id = $4, status = $5, snapshot = $6, version = version + 1, updated_at = $7
+			WHERE run_id = $8 AND version = $9`,
+			r.Kind, r.Name, r.ThreadID, r.ResourceID, r.Status, snap, n, r.RunID, r.Version)
+	}
+	if err != nil {
+		return 0, fmt.Errorf("postgres: save run %s: %w", r.RunID, err)
+	}
+	if tag.RowsAffected() == 0 {
+		if r.Version == 0 {
+			return 0, fmt.Errorf("postgres: save run %s: it exists already: %w", r.RunID, storage.ErrConflict)
+		}
+		return 0, fmt.Errorf("postgres: save run %s: version %d is not the stored one: %w", r.RunID, r.Version, storage.ErrConflict)
+	}
+	return r.Version + 1, nil
+}
+
+// GetRun returns the run, or an error wrapping storage.ErrNotFound.
+func (s *Store) GetRun(ctx context.Context, runID string) (*storage.Run, error) {
+	r, err := scanRun(s.pool.QueryRow(ctx, `SELECT `+runColumns+` FROM mastra_runs WHERE run_id = $1`, runID))
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, fmt.Errorf("postgres: get run %s: %w", runID, storage.ErrNotFound)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("postgres: get run %s: %w", runID, err)
+	}
+	return &r, nil
+}
+
+// ListRuns returns the runs f selects, newest UpdatedAt first (ties by
+// RunID), the page f asks for, and how many match in all, from one
+// snapshot of the database.
+func (s *Store) ListRuns(ctx context.Context, f storage.RunFilter) ([]storage.Run, int, error) {
+	var (
+		conds []string
+		args  []any
+	)
+	add := func(cond string, arg any) {
+		args = append(args, arg)
+		conds = append(conds, strings.ReplaceAll(cond, "?", "$"+strconv.Itoa(len(args))))
+	}
+	for _, c := range []struct{ col, val string }{
+		{"kind", f.Kind}, {"name", f.Name}, {"thread_id", f.ThreadID}, {"resource_id", f.ResourceID}, {"status", f.Status},
+	} {
+		if c.val != "" {
+			add(c.col+" = ?", c.val)
+		}
+	}
+	if !f.From.IsZero() {
+		add("updated_at >= ?", ceil(f.From))
+	}
+	if !f.To.IsZero() {
+		add("updated_at <= ?", ts(f.To))
+	}
+	where := ""
+	if len(conds) > 0 {
+		where = " WHERE " + strings.Join(conds, " AND ")
+	}
+	var limit *int64 // NULL: no limit
+	offset := int64(0)
+	if f.PerPage > 0 {
+		l := int64(f.PerPage)
+		limit, offset = &l, int64(max(f.Page, 0))*l
+	}
+	page := fmt.Sprintf(` ORDER BY updated_at DESC, run_id LIMIT $%d::bigint OFFSET $%d`, len(args)+1, len(args)+2)
+
+	runs := []storage.Run{}
+	var total int
+	err := s.inTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
+		runs, total = runs[:0], 0
+		if err := tx.QueryRow(ctx, `SELECT count(*) FROM mastra_runs`+where, args...).Scan(&total); err != nil {
+			return err
+		}
+		rows, err := tx.Query(ctx, `SELECT `+runColumns+` FROM mastra_runs`+where+page, append(args, limit, offset)...)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			r, err := scanRun(rows)
+			if err != nil {
+				return err
+			}
+			runs = append(runs, r)
+		}
+		return rows.Err()
+	})
+	if err != nil {
+		return nil, 0, fmt.Errorf("postgres: list runs: %w", err)
+	}
+	return runs, total, nil
+}
+
+// DeleteRun removes the run and its resume claims, in one transaction.
+// Deleting a missing run is not an error.
+func (s *Store) DeleteRun(ctx context.Context, runID string) error {
+	err := s.inTx(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `DELETE FROM mastra_run_claims WHERE run_id = $1`, runID); err != nil {
+			return err
+		}
+		_, err := tx.Exec(ctx, `DELETE FROM mastra_runs WHERE run_id = $1`, runID)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("postgres: delete run %s: %w", runID, err)
+	}
+	return nil
+}
+
+// ClaimResume takes the one right to resume key ("" for the whole run)
+// of the run: INSERT ... ON CONFLICT DO NOTHING of the claim, which
+// either goes in or finds the key taken. The first claim wins; any later
+// one, from any process, fails with an error wrapping
+// storage.ErrConflict. A claim on a run that does not exist fails with
+// storage.ErrNotFound (the claim's foreign key). Claims go when the run
+// is deleted.
+func (s *Store) ClaimResume(ctx context.Context, runID, key, owner string) error {
+	tag, err := s.pool.Exec(ctx, `INSERT INTO mastra_run_claims (run_id, claim_key, owner, claimed_at) VALUES ($1, $2, $3, $4)
+		ON CONFLICT (run_id, claim_key) DO NOTHING`, runID, key, owner, now())
+	if isForeignKeyViolation(err) {
+		return fmt.Errorf("postgres: claim resume %q of run %s: no such run: %w", key, runID, storage.ErrNotFound)
+	}
+	if err != nil {
+		return fmt.Errorf("postgres: claim resume %q of run %s: %w", key, runID, err)
+	}
+	if tag.RowsAffected() == 0 {
+		// Who holds it, for the message only.
+		var by string
+		if err := s.pool.QueryRow(ctx, `SELECT owner FROM mastra_run_claims WHERE run_id = $1 AND claim_key = $2`,
+			runID, key).Scan(&by); err == nil {
+			return fmt.Errorf("postgres: claim resume %q of run %s: already claimed by %q: %w", key, runID, by, storage.ErrConflict)
+		}
+		return fmt.Errorf("postgres: claim resume %q of run %s: already claimed: %w", key, runID, storage.ErrConflict)
+	}
+	return nil
+}
+
+func scanRun(row pgx.Row) (storage.Run, error) {
+	var (
+		r                storage.Run
+		snap             *string
+		created, updated time.Time
+	)
+	if err := row.Scan(&r.RunID, &r.Kind, &r.Name, &r.ThreadID, &r.ResourceID, &r.Status, &snap, &r.Version, &created, &updated); err != nil {
+		return r, err
+	}
+	r.Snapshot, r.CreatedAt, r.UpdatedAt = jsonValue(snap), created.UTC(), updated.UTC()
+	return r, nil
+}

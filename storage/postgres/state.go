@@ -1,0 +1,42 @@
+package postgres
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// GetThreadState returns the thread's value of type typ, or ok == false
+// when none is set.
+func (s *Store) GetThreadState(ctx context.Context, threadID, typ string) (json.RawMessage, bool, error) {
+	var v *string
+	err := s.pool.QueryRow(ctx, `SELECT value FROM mastra_thread_state WHERE thread_id = $1 AND type = $2`,
+		threadID, typ).Scan(&v)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, fmt.Errorf("postgres: get thread state %s/%s: %w", threadID, typ, err)
+	}
+	return jsonValue(v), true, nil
+}
+
+// SetThreadState replaces the thread's value of type typ. The value must
+// be empty or valid JSON; the thread need not exist (DeleteThread removes
+// its state all the same).
+func (s *Store) SetThreadState(ctx context.Context, threadID, typ string, value json.RawMessage) error {
+	v, err := jsonArg(value)
+	if err != nil {
+		return fmt.Errorf("postgres: set thread state %s/%s: %w", threadID, typ, err)
+	}
+	_, err = s.pool.Exec(ctx, `INSERT INTO mastra_thread_state (thread_id, type, value, updated_at) VALUES ($1, $2, $3, $4)
+		ON CONFLICT (thread_id, type) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
+		threadID, typ, v, now())
+	if err != nil {
+		return fmt.Errorf("postgres: set thread state %s/%s: %w", threadID, typ, err)
+	}
+	return nil
+}

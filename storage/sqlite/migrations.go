@@ -1,0 +1,112 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+)
+
+// migrations are the schema's versions: migrations[i] takes the database
+// from version i to version i+1. Append new versions; never edit a
+// released one. Which versions a database has is recorded in
+// mastra_schema_migrations.
+//
+// Times are INTEGER microseconds since the Unix epoch (UTC); JSON values
+// are TEXT kept byte for byte, NULL when empty.
+var migrations = [][]string{
+	// 1: threads, messages, thread state, runs and resume claims.
+	{
+		`CREATE TABLE mastra_threads (
+			id          TEXT PRIMARY KEY,
+			resource_id TEXT NOT NULL,
+			title       TEXT NOT NULL DEFAULT '',
+			metadata    TEXT,
+			created_at  INTEGER NOT NULL,
+			updated_at  INTEGER NOT NULL
+		)`,
+		`CREATE INDEX mastra_threads_resource_idx ON mastra_threads (resource_id, created_at)`,
+		// seq, the rowid, is the order of first save: it breaks ties of
+		// created_at, and an upsert keeps it.
+		`CREATE TABLE mastra_messages (
+			seq         INTEGER PRIMARY KEY,
+			id          TEXT NOT NULL UNIQUE,
+			thread_id   TEXT NOT NULL,
+			resource_id TEXT NOT NULL DEFAULT '',
+			role        TEXT NOT NULL DEFAULT '',
+			content     TEXT,
+			metadata    TEXT,
+			created_at  INTEGER NOT NULL
+		)`,
+		`CREATE INDEX mastra_messages_thread_idx ON mastra_messages (thread_id, created_at, seq)`,
+		`CREATE TABLE mastra_thread_state (
+			thread_id  TEXT NOT NULL,
+			type       TEXT NOT NULL,
+			value      TEXT,
+			updated_at INTEGER NOT NULL,
+			PRIMARY KEY (thread_id, type)
+		) WITHOUT ROWID`,
+		`CREATE TABLE mastra_runs (
+			run_id      TEXT PRIMARY KEY,
+			kind        TEXT NOT NULL,
+			name        TEXT NOT NULL,
+			thread_id   TEXT NOT NULL DEFAULT '',
+			resource_id TEXT NOT NULL DEFAULT '',
+			status      TEXT NOT NULL,
+			snapshot    TEXT,
+			version     INTEGER NOT NULL,
+			created_at  INTEGER NOT NULL,
+			updated_at  INTEGER NOT NULL
+		)`,
+		`CREATE INDEX mastra_runs_updated_idx ON mastra_runs (updated_at)`,
+		`CREATE INDEX mastra_runs_name_idx ON mastra_runs (kind, name, updated_at)`,
+		`CREATE INDEX mastra_runs_thread_idx ON mastra_runs (thread_id, updated_at)`,
+		`CREATE INDEX mastra_runs_resource_idx ON mastra_runs (resource_id, updated_at)`,
+		`CREATE TABLE mastra_run_claims (
+			run_id     TEXT NOT NULL REFERENCES mastra_runs (run_id) ON DELETE CASCADE,
+			claim_key  TEXT NOT NULL,
+			owner      TEXT NOT NULL,
+			claimed_at INTEGER NOT NULL,
+			PRIMARY KEY (run_id, claim_key)
+		) WITHOUT ROWID`,
+	},
+}
+
+// migrate brings db's schema to the newest version, in one IMMEDIATE
+// transaction: a concurrent Open of the same file waits, then finds the
+// work done. A schema newer than this build knows is an error.
+func migrate(ctx context.Context, db *sql.DB) error {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS mastra_schema_migrations (
+		version    INTEGER PRIMARY KEY,
+		applied_at INTEGER NOT NULL
+	)`); err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	var current int
+	if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(version), 0) FROM mastra_schema_migrations`).Scan(&current); err != nil {
+		return fmt.Errorf("migrate: reading the schema version: %w", err)
+	}
+	if current > len(migrations) {
+		return fmt.Errorf("migrate: the database's schema is version %d, newer than this build of gomastra knows (%d); "+
+			"upgrade gomastra or use another database", current, len(migrations))
+	}
+	for v := current + 1; v <= len(migrations); v++ {
+		for _, stmt := range migrations[v-1] {
+			if _, err := tx.ExecContext(ctx, stmt); err != nil {
+				return fmt.Errorf("migrate: version %d: %w", v, err)
+			}
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO mastra_schema_migrations (version, applied_at) VALUES (?, ?)`,
+			v, toMicros(now())); err != nil {
+			return fmt.Errorf("migrate: version %d: %w", v, err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	return nil
+}
