@@ -718,25 +718,41 @@ func (r *run) executeCalls(resume *resumeInput) ([]model.ToolResultPart, bool, b
 	if r.sequential() {
 		limit = 1
 	}
-	sem := make(chan struct{}, limit)
-	var wg sync.WaitGroup
-	for _, i := range run {
-		wg.Add(1)
-		var rs *resumeInput
+	resumeOf := func(i int) *resumeInput {
 		if resume != nil && resume.toolCallID == calls[i].ID {
-			rs = resume
+			return resume
 		}
-		go func(i int, pc pendingCall, rs *resumeInput) {
+		return nil
+	}
+	var wg sync.WaitGroup
+	if limit == 1 {
+		// One at a time, in the model's order.
+		wg.Add(1)
+		go func() {
 			defer wg.Done()
-			select {
-			case sem <- struct{}{}:
-			case <-r.ctx.Done():
-				return
+			for _, i := range run {
+				if r.ctx.Err() != nil {
+					return
+				}
+				deliver(event{result: r.executeOne(i, calls[i], events, resumeOf(i))})
 			}
-			res := r.executeOne(i, pc, events, rs)
-			<-sem
-			deliver(event{result: res})
-		}(i, calls[i], rs)
+		}()
+	} else {
+		sem := make(chan struct{}, limit)
+		for _, i := range run {
+			wg.Add(1)
+			go func(i int) {
+				defer wg.Done()
+				select {
+				case sem <- struct{}{}:
+				case <-r.ctx.Done():
+					return
+				}
+				res := r.executeOne(i, calls[i], events, resumeOf(i))
+				<-sem
+				deliver(event{result: res})
+			}(i)
+		}
 	}
 	go func() {
 		wg.Wait()

@@ -98,19 +98,63 @@ func (r *run) rememberStep(res *stepResult, results []model.ToolResultPart) erro
 	if id == "" {
 		id = newID()
 	}
-	am, err := r.stored(id, res.assistant, nil)
+	am, err := r.stored(id, r.transcribed(res.assistant), nil)
 	if err != nil {
 		return err
 	}
 	msgs := []storage.Message{am}
 	if len(results) > 0 {
-		tm, err := r.stored(newID(), model.ToolMessage(results...), nil)
+		tm, err := r.stored(newID(), r.transcribed(model.ToolMessage(results...)), nil)
 		if err != nil {
 			return err
 		}
 		msgs = append(msgs, tm)
 	}
 	return r.saveMessages(msgs)
+}
+
+// transcribed returns m with the transcript transforms (spec §7) of its
+// tool calls and results attached to their parts, under
+// providerOptions.mastra.toolPayloadTransform; the payloads stay raw.
+func (r *run) transcribed(m model.Message) model.Message {
+	out := m
+	out.Content = nil
+	for _, p := range m.Content {
+		var name, id string
+		var tc transform.Context
+		switch {
+		case p.ToolCall != nil:
+			name, id = p.ToolCall.ToolName, p.ToolCall.ToolCallID
+			tc = transform.Context{Phase: transform.PhaseInputAvailable, Input: decodedArgs(p.ToolCall.Input)}
+		case p.ToolResult != nil:
+			name, id = p.ToolResult.ToolName, p.ToolResult.ToolCallID
+			tc = transform.Context{Phase: transform.PhaseOutputAvailable, Input: decodedArgs(p.ToolResult.Input), Output: p.ToolResult.Output.Value}
+			if p.ToolResult.Output.Type == model.OutputErrorText || p.ToolResult.Output.Type == model.OutputErrorJSON {
+				tc.Phase, tc.Output, tc.Error = transform.PhaseError, nil, p.ToolResult.Output.Value
+			}
+		}
+		t := r.lookup(name)
+		if t == nil || (r.policy == nil && t.Transform() == nil) {
+			out.Content = append(out.Content, p)
+			continue
+		}
+		tc.Target, tc.ToolName, tc.ToolCallID = transform.TargetTranscript, name, id
+		if res := transform.Apply(r.ctx, r.agent.cfg.Logger, r.policy, t.Transform(), tc); res != nil {
+			md := transform.Metadata{transform.TargetTranscript: {tc.Phase: *res}}
+			po := model.ProviderOptions{transform.MastraKey: {transform.MetadataKey: md}}
+			if p.ToolCall != nil {
+				c := *p.ToolCall
+				c.ProviderOptions = po
+				p.ToolCall = &c
+			} else {
+				tr := *p.ToolResult
+				tr.ProviderOptions = po
+				p.ToolResult = &tr
+			}
+		}
+		out.Content = append(out.Content, p)
+	}
+	return out
 }
 
 // waitingEntry is one entry of an assistant message's suspendedTools or

@@ -182,7 +182,8 @@ func (a *Agent) claim(ctx context.Context, store storage.Runs, stored *storage.R
 	}
 	key := "v" + strconv.FormatInt(stored.Version, 10)
 	if err := store.ClaimResume(ctx, stored.RunID, key, a.cfg.ID); err != nil {
-		if errors.Is(err, storage.ErrConflict) {
+		// Not found: the run finished (and was deleted) since it was read.
+		if errors.Is(err, storage.ErrConflict) || errors.Is(err, storage.ErrNotFound) {
 			return conflict(err)
 		}
 		return fmt.Errorf("agent %s: %s: %w", a.cfg.ID, method, err)

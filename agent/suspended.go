@@ -42,12 +42,28 @@ type SuspendedToolCall struct {
 // ListSuspendedRuns lists the agent's suspended runs, newest first, and
 // how many match in all (Mastra's listSuspendedRuns).
 func (a *Agent) ListSuspendedRuns(ctx context.Context, f SuspendedRunsFilter) ([]SuspendedRun, int, error) {
+	return a.listRuns(ctx, storage.RunSuspended, f)
+}
+
+// ListRunningRuns lists the agent's runs stored as running: runs in
+// progress, or left so by a process that died (a crash, a kill -9). A
+// process that starts after a crash resumes them with ResumeStream (no
+// resume data); calls that had ended are not run again. Resuming a run
+// another live process is still running takes it over (that process's
+// next save fails), so resume only the runs you know are orphaned — at
+// the start of the one process that owns a store, all of them.
+// ToolCalls lists the calls of the interrupted step that had not ended.
+func (a *Agent) ListRunningRuns(ctx context.Context, f SuspendedRunsFilter) ([]SuspendedRun, int, error) {
+	return a.listRuns(ctx, storage.RunRunning, f)
+}
+
+func (a *Agent) listRuns(ctx context.Context, status string, f SuspendedRunsFilter) ([]SuspendedRun, int, error) {
 	stored, total, err := a.runStore().ListRuns(ctx, storage.RunFilter{
-		Kind: storage.KindAgent, Name: a.cfg.ID, Status: storage.RunSuspended, ThreadID: f.ThreadID, ResourceID: f.ResourceID,
+		Kind: storage.KindAgent, Name: a.cfg.ID, Status: status, ThreadID: f.ThreadID, ResourceID: f.ResourceID,
 		From: f.From, To: f.To, Page: f.Page, PerPage: f.PerPage,
 	})
 	if err != nil {
-		return nil, 0, fmt.Errorf("agent %s: listing suspended runs: %w", a.cfg.ID, err)
+		return nil, 0, fmt.Errorf("agent %s: listing %s runs: %w", a.cfg.ID, status, err)
 	}
 	runs := make([]SuspendedRun, 0, len(stored))
 	for _, r := range stored {
@@ -58,7 +74,7 @@ func (a *Agent) ListSuspendedRuns(ctx context.Context, f SuspendedRunsFilter) ([
 		sr := SuspendedRun{RunID: r.RunID, Status: r.Status, ThreadID: r.ThreadID, ResourceID: r.ResourceID, SuspendedAt: suspendedAt(r), ToolCalls: []SuspendedToolCall{}}
 		if snap.Pending != nil {
 			for _, c := range snap.Pending.Calls {
-				if c.waiting() {
+				if c.waiting() || (status == storage.RunRunning && c.Status == callRunning) {
 					sr.ToolCalls = append(sr.ToolCalls, SuspendedToolCall{
 						ToolCallID: c.ID, ToolName: c.Name, Args: argsOrEmpty(c.Args), RequiresApproval: c.Status == callApproval, SuspendPayload: c.SuspendPayload,
 					})

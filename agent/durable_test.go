@@ -1,0 +1,418 @@
+package agent_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"iter"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/gomastra/mastra/agent"
+	"github.com/gomastra/mastra/internal/pgtest"
+	"github.com/gomastra/mastra/model"
+	"github.com/gomastra/mastra/schema"
+	"github.com/gomastra/mastra/storage"
+	"github.com/gomastra/mastra/storage/postgres"
+	"github.com/gomastra/mastra/storage/sqlite"
+	"github.com/gomastra/mastra/tools"
+)
+
+// These tests prove that runs survive their process: a child process (this
+// test binary, re-executed into TestDurableChild) runs an agent on a real
+// store and is killed with SIGKILL at a chosen point; the run is then found
+// and finished by another process.
+
+const childEnv = "GOMASTRA_DURABLE_CHILD"
+
+// durableEnv is what a child needs: the store and the execution log.
+type durableEnv struct {
+	Scenario string `json:"scenario"`
+	Store    string `json:"store"` // "sqlite:<path>" or "postgres:<dsn>"
+	Log      string `json:"log"`
+	RunID    string `json:"runId,omitempty"`
+	Block    bool   `json:"block"`
+}
+
+func openStore(t testing.TB, spec string) storage.Store {
+	t.Helper()
+	var (
+		s   storage.Store
+		err error
+	)
+	switch kind, arg, _ := strings.Cut(spec, ":"); kind {
+	case "sqlite":
+		s, err = sqlite.Open(context.Background(), arg)
+	case "postgres":
+		s, err = postgres.Open(context.Background(), arg)
+	default:
+		err = fmt.Errorf("unknown store %q", spec)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// logLine appends one line to the execution log, durably (none when
+// path is empty).
+func logLine(path, line string) {
+	if path == "" {
+		return
+	}
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		panic(err)
+	}
+	defer f.Close()
+	if _, err := f.WriteString(line + "\n"); err != nil {
+		panic(err)
+	}
+	if err := f.Sync(); err != nil {
+		panic(err)
+	}
+}
+
+func logLines(t *testing.T, path string) []string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		t.Fatal(err)
+	}
+	return strings.Fields(string(b))
+}
+
+type numbers struct {
+	A int `json:"a"`
+	B int `json:"b"`
+}
+type sum struct {
+	Sum int `json:"sum"`
+}
+type approval struct {
+	OK bool `json:"ok"`
+}
+
+// durableAgent is the agent both processes run: add logs each execution;
+// slow logs too and, in a child told to block, waits (once add's result
+// is saved) until it is killed; pay suspends until resumed.
+func durableAgent(t testing.TB, env durableEnv, store storage.Store, ready func()) *agent.Agent {
+	add := tools.New(tools.Config[numbers, sum]{ID: "add", Execute: func(ctx tools.Context, in numbers) (sum, error) {
+		logLine(env.Log, "add:"+ctx.ToolCallID())
+		return sum{Sum: in.A + in.B}, nil
+	}})
+	slow := tools.New(tools.Config[numbers, sum]{ID: "slow",
+		SuspendSchema: mustFor[approval](), // suspend-capable: the step's calls run one by one
+		Execute: func(ctx tools.Context, in numbers) (sum, error) {
+			logLine(env.Log, "slow:"+ctx.ToolCallID())
+			if env.Block {
+				waitForSavedCall(ctx, store, ctx.RunID(), "c1")
+				ready()
+				select {}
+			}
+			return sum{Sum: in.A * in.B}, nil
+		}})
+	pay := tools.New(tools.Config[numbers, sum]{ID: "pay",
+		ResumeSchema: mustFor[approval](),
+		Execute: func(ctx tools.Context, in numbers) (sum, error) {
+			logLine(env.Log, "pay:"+ctx.ToolCallID())
+			ok, resumed, err := tools.ResumeDataAs[approval](ctx)
+			if err != nil {
+				return sum{}, err
+			}
+			if !resumed {
+				return sum{}, ctx.Suspend(map[string]any{"question": "pay?"})
+			}
+			if !ok.OK {
+				return sum{}, nil
+			}
+			return sum{Sum: in.A}, nil
+		}})
+	a, err := agent.New(agent.Config{
+		ID: "durable", Name: "Durable", Instructions: "You run tools.", Model: statefulModel{},
+		Tools:   tools.Set{"add": add, "slow": slow, "pay": pay},
+		Storage: store, Memory: &agent.MemoryOptions{},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+func mustFor[T any]() *schema.Compiled {
+	s, err := schema.For[T]()
+	if err != nil {
+		panic(err)
+	}
+	return s
+}
+
+// waitForSavedCall polls the store until the run's snapshot records call
+// id as ended (the child's cue that killing it now loses nothing).
+func waitForSavedCall(ctx context.Context, store storage.Store, runID, id string) {
+	for ctx.Err() == nil {
+		if r, err := store.GetRun(ctx, runID); err == nil {
+			var snap struct {
+				Pending *struct {
+					Calls []struct{ ID, Status string }
+				}
+			}
+			if json.Unmarshal(r.Snapshot, &snap) == nil && snap.Pending != nil {
+				for _, c := range snap.Pending.Calls {
+					if c.ID == id && c.Status == "done" {
+						return
+					}
+				}
+			}
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// statefulModel answers from the conversation, not from a call count, so
+// a fresh process continues where a dead one stopped: the user's message
+// names the tools to call; once their results are in, it answers.
+type statefulModel struct{}
+
+func (statefulModel) Provider() string { return "test" }
+func (statefulModel) ModelID() string  { return "stateful" }
+
+func (statefulModel) Stream(_ context.Context, req *model.Request) iter.Seq2[model.StreamPart, error] {
+	return func(yield func(model.StreamPart, error) bool) {
+		last := req.Messages[len(req.Messages)-1]
+		var parts []model.StreamPart
+		if last.Role == model.RoleTool {
+			parts = append(parts, model.StreamPart{Type: model.PartTextStart, ID: "t"},
+				model.StreamPart{Type: model.PartTextDelta, ID: "t", Delta: "done"}, model.StreamPart{Type: model.PartTextEnd, ID: "t"})
+			parts = append(parts, model.StreamPart{Type: model.PartFinish, FinishReason: model.FinishStop})
+		} else {
+			for i, name := range strings.Fields(last.TextContent()) {
+				id := fmt.Sprintf("c%d", i+1)
+				parts = append(parts, model.StreamPart{Type: model.PartToolCall, ToolCallID: id, ToolName: name, Input: `{"a":2,"b":3}`})
+			}
+			parts = append(parts, model.StreamPart{Type: model.PartFinish, FinishReason: model.FinishToolCalls})
+		}
+		for _, p := range parts {
+			if !yield(p, nil) {
+				return
+			}
+		}
+	}
+}
+
+// TestDurableChild is the child process's body; it does nothing in a
+// normal test run.
+func TestDurableChild(t *testing.T) {
+	raw := os.Getenv(childEnv)
+	if raw == "" {
+		t.Skip("runs only as a child of the durable-run tests")
+	}
+	var env durableEnv
+	if err := json.Unmarshal([]byte(raw), &env); err != nil {
+		t.Fatal(err)
+	}
+	store := openStore(t, env.Store)
+	ready := func() { fmt.Println("READY") }
+	a := durableAgent(t, env, store, ready)
+	ctx := context.Background()
+	switch env.Scenario {
+	case "midstep":
+		_, _ = a.Generate(ctx, "add slow", agent.WithMemory("thread-1", "user-1"))
+		t.Fatal("the run should have blocked until killed")
+	case "suspend":
+		out, err := a.Generate(ctx, "pay", agent.WithMemory("thread-1", "user-1"))
+		if err != nil || out.FinishReason != model.FinishSuspended {
+			t.Fatalf("suspend: %v %s", err, out.FinishReason)
+		}
+		fmt.Println("SUSPENDED " + out.RunID)
+		if env.Block {
+			ready()
+			select {}
+		}
+	case "resume":
+		fmt.Println("READY")
+		if _, err := bufio.NewReader(os.Stdin).ReadString('\n'); err != nil {
+			t.Fatal(err)
+		}
+		out, err := a.ResumeGenerate(ctx, env.RunID, approval{OK: true})
+		switch {
+		case err == nil && out.Text == "done":
+			fmt.Println("RESUMED")
+		case errors.Is(err, storage.ErrConflict):
+			fmt.Println("CONFLICT")
+		default:
+			var re *agent.RunError
+			if errors.As(err, &re) && re.Code == "AGENT_RESUME_NO_SNAPSHOT_FOUND" {
+				fmt.Println("CONFLICT") // the other process resumed and finished first
+				return
+			}
+			t.Fatalf("resume: %v", err)
+		}
+	}
+}
+
+// child is a running child process.
+type child struct {
+	cmd   *exec.Cmd
+	out   *bufio.Reader
+	stdin io.WriteCloser
+}
+
+func startChild(t *testing.T, env durableEnv) *child {
+	t.Helper()
+	raw, _ := json.Marshal(env)
+	cmd := exec.Command(os.Args[0], "-test.run=^TestDurableChild$", "-test.count=1")
+	cmd.Env = append(os.Environ(), childEnv+"="+string(raw))
+	cmd.Stderr = os.Stderr
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+	})
+	return &child{cmd: cmd, out: bufio.NewReader(stdout), stdin: stdin}
+}
+
+// await reads the child's output until a line starting with prefix.
+func (c *child) await(t *testing.T, prefix string) string {
+	t.Helper()
+	for {
+		line, err := c.out.ReadString('\n')
+		if err != nil {
+			t.Fatalf("child ended before %q: %v", prefix, err)
+		}
+		if strings.HasPrefix(line, prefix) {
+			return strings.TrimSpace(line)
+		}
+	}
+}
+
+func (c *child) kill(t *testing.T) {
+	t.Helper()
+	if err := c.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	_ = c.cmd.Wait()
+}
+
+// stores are the backends the durable tests run on.
+func stores(t *testing.T) map[string]func(t *testing.T) string {
+	return map[string]func(t *testing.T) string{
+		"sqlite":   func(t *testing.T) string { return "sqlite:" + filepath.Join(t.TempDir(), "mastra.db") },
+		"postgres": func(t *testing.T) string { return "postgres:" + pgtest.DSN(t) },
+	}
+}
+
+func TestRunKilledMidStepCompletesAfterRestart(t *testing.T) {
+	for name, newStore := range stores(t) {
+		t.Run(name, func(t *testing.T) {
+			env := durableEnv{Scenario: "midstep", Store: newStore(t), Log: filepath.Join(t.TempDir(), "exec.log"), Block: true}
+			c := startChild(t, env)
+			c.await(t, "READY")
+			c.kill(t)
+
+			// The restarted process finds the run and finishes it.
+			env.Block = false
+			store := openStore(t, env.Store)
+			defer store.Close()
+			a := durableAgent(t, env, store, nil)
+			ctx := context.Background()
+			running, _, err := a.ListRunningRuns(ctx, agent.SuspendedRunsFilter{})
+			if err != nil || len(running) != 1 || len(running[0].ToolCalls) != 1 || running[0].ToolCalls[0].ToolName != "slow" {
+				t.Fatalf("running runs after the crash: %v %+v", err, running)
+			}
+			out, err := a.ResumeGenerate(ctx, running[0].RunID, nil)
+			if err != nil || out.Text != "done" {
+				t.Fatalf("resumed: %v, %+v", err, out)
+			}
+			if got := strings.Join(logLines(t, env.Log), " "); got != "add:c1 slow:c2 slow:c2" {
+				t.Errorf("executions: %s (add must not run again)", got)
+			}
+			if left, _, _ := a.ListRunningRuns(ctx, agent.SuspendedRunsFilter{}); len(left) != 0 {
+				t.Errorf("a finished run is still stored: %+v", left)
+			}
+			msgs, err := store.ListMessages(ctx, "thread-1", 0)
+			if err != nil || len(msgs) != 4 || msgs[0].Role != "user" || msgs[3].Role != "assistant" {
+				t.Errorf("memory after the crash: %v, %d messages", err, len(msgs))
+			}
+		})
+	}
+}
+
+func TestRunKilledWhileSuspendedResumesAfterRestart(t *testing.T) {
+	for name, newStore := range stores(t) {
+		t.Run(name, func(t *testing.T) {
+			env := durableEnv{Scenario: "suspend", Store: newStore(t), Log: filepath.Join(t.TempDir(), "exec.log"), Block: true}
+			c := startChild(t, env)
+			runID := strings.TrimPrefix(c.await(t, "SUSPENDED "), "SUSPENDED ")
+			c.await(t, "READY")
+			c.kill(t)
+
+			env.Block = false
+			store := openStore(t, env.Store)
+			defer store.Close()
+			a := durableAgent(t, env, store, nil)
+			ctx := context.Background()
+			suspended, _, err := a.ListSuspendedRuns(ctx, agent.SuspendedRunsFilter{ThreadID: "thread-1"})
+			if err != nil || len(suspended) != 1 || suspended[0].RunID != runID {
+				t.Fatalf("suspended runs after the crash: %v %+v", err, suspended)
+			}
+			out, err := a.ResumeGenerate(ctx, runID, approval{OK: true})
+			if err != nil || out.Text != "done" {
+				t.Fatalf("resumed: %v", err)
+			}
+			if got := strings.Join(logLines(t, env.Log), " "); got != "pay:c1 pay:c1" {
+				t.Errorf("executions: %s", got)
+			}
+		})
+	}
+}
+
+// TestTwoProcessesShareARun: a run suspended in process A is resumed in
+// B and C at once, on one PostgreSQL: exactly one resume goes through.
+func TestTwoProcessesShareARun(t *testing.T) {
+	env := durableEnv{Scenario: "suspend", Store: "postgres:" + pgtest.DSN(t), Log: filepath.Join(t.TempDir(), "exec.log")}
+	a := startChild(t, env)
+	runID := strings.TrimPrefix(a.await(t, "SUSPENDED "), "SUSPENDED ")
+	_ = a.cmd.Wait()
+
+	env.Scenario, env.RunID = "resume", runID
+	b, c := startChild(t, env), startChild(t, env)
+	b.await(t, "READY")
+	c.await(t, "READY")
+	for _, p := range []*child{b, c} {
+		if _, err := io.WriteString(p.stdin, "GO\n"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	results := []string{b.await(t, ""), c.await(t, "")}
+	resumed := 0
+	for _, r := range results {
+		if r == "RESUMED" {
+			resumed++
+		}
+	}
+	if resumed != 1 {
+		t.Errorf("results %v: want exactly one RESUMED", results)
+	}
+	if got := strings.Join(logLines(t, env.Log), " "); got != "pay:c1 pay:c1" {
+		t.Errorf("executions: %s (the resumed call must run once)", got)
+	}
+}
