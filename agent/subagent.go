@@ -108,7 +108,14 @@ func AgentTool(key string, sub *Agent) *tools.Tool {
 			var text []byte
 			var calls []SubAgentToolCall
 			answered := map[string]bool{}
-			for c, err := range sub.Stream(ctx, in.Prompt, opts...) {
+			var waiting *stream.Chunk
+			chunks := sub.Stream(ctx, in.Prompt, opts...)
+			if data := ctx.ResumeData(); data != nil && ctx.Agent() != nil && ctx.Agent().SuspendedToolRunID != "" {
+				// The sub-agent's run waited for this resume: it goes on,
+				// in its own thread.
+				chunks = sub.ResumeStream(ctx, ctx.Agent().SuspendedToolRunID, data, WithRequestContext(subAgentRequestContext(ctx.RequestContext())))
+			}
+			for c, err := range chunks {
 				if err != nil {
 					return fail(err)
 				}
@@ -136,6 +143,9 @@ func AgentTool(key string, sub *Agent) *tools.Tool {
 					out.SubAgentToolResults = append(out.SubAgentToolResults, SubAgentToolResult{ToolName: p.ToolName, ToolCallID: p.ToolCallID, Result: p.Error, Args: p.Args, IsError: true})
 				case stream.ErrorPayload:
 					return fail(fmt.Errorf("%v", errorMessage(p.Error)))
+				case stream.ToolCallApprovalPayload, stream.ToolCallSuspendedPayload:
+					w := c
+					waiting = &w
 				case stream.FinishPayload:
 					if c.Type == stream.TypeFinish {
 						out.FinishReason = p.StepResult.Reason
@@ -150,6 +160,9 @@ func AgentTool(key string, sub *Agent) *tools.Tool {
 			if err := ctx.Err(); err != nil {
 				return fail(err)
 			}
+			if waiting != nil {
+				return SubAgentOutput{}, suspendForSubAgent(ctx, *waiting)
+			}
 			for _, c := range calls {
 				if !answered[c.ToolCallID] {
 					out.SubAgentPendingToolCalls = append(out.SubAgentPendingToolCalls, c)
@@ -159,6 +172,25 @@ func AgentTool(key string, sub *Agent) *tools.Tool {
 			return out, nil
 		},
 	})
+}
+
+// suspendForSubAgent suspends the agent tool's call because the
+// sub-agent's run waits (spec §4.6): the call's suspend payload is the
+// sub-agent's waiting chunk payload (its own tool's name, args and
+// request), its resume schema the sub-agent's, and resuming the call
+// resumes the sub-agent's run with the same data (an approval decision
+// for an approval).
+func suspendForSubAgent(ctx tools.Context, waiting stream.Chunk) error {
+	opts := []tools.SuspendOption{tools.WithRunID(waiting.RunID)}
+	switch p := waiting.Payload.(type) {
+	case stream.ToolCallApprovalPayload:
+		opts = append(opts, tools.WithToolApproval(), tools.WithResumeSchema(p.ResumeSchema))
+	case stream.ToolCallSuspendedPayload:
+		if p.ResumeSchema != "" {
+			opts = append(opts, tools.WithResumeSchema(p.ResumeSchema))
+		}
+	}
+	return ctx.Suspend(map[string]any{"type": waiting.Type, "payload": waiting.Payload}, opts...)
 }
 
 // SubAgentError is an agent-<key> tool's failure (Mastra's

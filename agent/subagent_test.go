@@ -192,3 +192,33 @@ func TestSubAgentFailureIsAToolError(t *testing.T) {
 		t.Errorf("tool errors %q, text %q", errs, out.Text)
 	}
 }
+
+func TestSubAgentApprovalSurfacesAtTheParent(t *testing.T) {
+	var executed int
+	publish := tools.New(tools.Config[struct{}, addOut]{ID: "publish", RequireApproval: true, Execute: func(tools.Context, struct{}) (addOut, error) {
+		executed++
+		return addOut{Sum: 1}, nil
+	}})
+	writerModel := mock.New(mock.Step{ToolCalls: []mock.ToolCall{{ID: "w1", Name: "publish", Args: `{}`}}}, mock.Step{Text: "Published."})
+	writer, _ := New(Config{ID: "writer", Model: writerModel, Tools: tools.Set{"publish": publish}})
+	supervisorModel := mock.New(mock.Step{ToolCalls: []mock.ToolCall{{ID: "s1", Name: "agent-writer", Args: `{"prompt":"publish it"}`}}}, mock.Step{Text: "The writer published it."})
+	supervisor := newAgent(t, supervisorModel, nil, func(c *Config) { c.Agents = map[string]*Agent{"writer": writer} })
+	ctx := context.Background()
+	out, err := supervisor.Generate(ctx, "publish")
+	if err != nil || out.FinishReason != model.FinishSuspended || executed != 0 {
+		t.Fatalf("supervisor: %v, %s, executed %d", err, out.FinishReason, executed)
+	}
+	sp := out.SuspendPayload.(stream.ToolCallSuspendedPayload)
+	b, _ := json.Marshal(sp.SuspendPayload)
+	if sp.ToolName != "agent-writer" || !strings.Contains(string(b), `"type":"tool-call-approval"`) || !strings.Contains(string(b), `"toolName":"publish"`) || sp.ResumeSchema != stream.ApprovalResumeSchema {
+		t.Fatalf("suspension at the parent: %+v %s", sp, b)
+	}
+	res, err := supervisor.ResumeGenerate(ctx, out.RunID, map[string]any{"approved": true})
+	if err != nil || res.Text != "The writer published it." || executed != 1 {
+		t.Fatalf("resumed: %v, %q, executed %d", err, res.Text, executed)
+	}
+	rb, _ := json.Marshal(res.ToolResults[0].Payload.(stream.ToolResultPayload).Result)
+	if !strings.Contains(string(rb), `"text":"Published."`) {
+		t.Errorf("agent tool result after resume: %s", rb)
+	}
+}
