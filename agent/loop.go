@@ -47,26 +47,38 @@ func (a *Agent) start(ctx context.Context, input any, opts []Option) (*run, []mo
 	if err != nil {
 		return nil, nil, err
 	}
-	o := a.options(opts)
-	m, err := a.resolveModel(ctx, o)
+	r, err := a.newRun(ctx, a.options(opts))
 	if err != nil {
 		return nil, nil, err
 	}
+	return r, msgs, nil
+}
+
+// newRun makes a run of options o: its model, tools, structured output
+// and transform policy, a cancelable context and a persister for a new
+// snapshot. The caller sets yield, runs it and cancels its context.
+func (a *Agent) newRun(ctx context.Context, o runOptions) (*run, error) {
+	m, err := a.resolveModel(ctx, o)
+	if err != nil {
+		return nil, err
+	}
 	toolset, err := a.runTools(ctx, o)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	var st *structuring
 	if o.structured != nil {
 		if st, err = newStructuring(o.structured); err != nil {
-			return nil, nil, fmt.Errorf("agent %s: %w", a.cfg.ID, err)
+			return nil, fmt.Errorf("agent %s: %w", a.cfg.ID, err)
 		}
 	}
 	ctx, cancel := context.WithCancel(ctx)
-	return &run{agent: a, opts: o, tools: toolset, ctx: ctx, cancel: cancel, messageID: newID(), baseModel: m, model: m, st: st,
+	r := &run{agent: a, opts: o, tools: toolset, ctx: ctx, cancel: cancel, messageID: newID(), baseModel: m, model: m, st: st,
 		policy:    transformPolicy(o, a),
 		persister: &persister{store: a.runStore(), runID: o.runID, agentID: a.cfg.ID},
-	}, msgs, nil
+	}
+	r.active = activeSet(r.tools, o.activeTools)
+	return r, nil
 }
 
 // run is one Stream invocation's state.

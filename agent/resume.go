@@ -142,29 +142,13 @@ func (a *Agent) resumeRun(ctx context.Context, runID string, req resumeRequest, 
 		return nil, nil, err
 	}
 	a.restoreOptions(&o, opts, &snap)
-	m, err := a.resolveModel(ctx, o)
+	r, err := a.newRun(ctx, o)
 	if err != nil {
 		return nil, nil, err
 	}
-	toolset, err := a.runTools(ctx, o)
-	if err != nil {
-		return nil, nil, err
-	}
-	var st *structuring
-	if o.structured != nil {
-		if st, err = newStructuring(o.structured); err != nil {
-			return nil, nil, fmt.Errorf("agent %s: %w", a.cfg.ID, err)
-		}
-	}
-	rctx, cancel := context.WithCancel(ctx)
-	r := &run{
-		agent: a, opts: o, tools: toolset, ctx: rctx, cancel: cancel, messageID: newID(), baseModel: m, model: m, st: st,
-		policy:       transformPolicy(o, a),
-		persister:    &persister{store: store, runID: runID, agentID: a.cfg.ID, version: stored.Version, created: stored.CreatedAt},
-		instructions: snap.Instructions, history: snap.History, user: snap.User, input: snap.Input, response: snap.Response,
-		stepN: snap.Step, usage: snap.Usage, pending: snap.Pending,
-	}
-	r.active = activeSet(r.tools, o.activeTools)
+	r.persister.version, r.persister.created = stored.Version, stored.CreatedAt
+	r.instructions, r.history, r.user, r.input, r.response = snap.Instructions, snap.History, snap.User, snap.Input, snap.Response
+	r.stepN, r.usage, r.pending = snap.Step, snap.Usage, snap.Pending
 	r.messages = append(append(r.baseMessages(), r.input...), r.response...)
 	return r, in, nil
 }
