@@ -8,6 +8,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/gomastra/mastra/internal/sqlstore"
 	"github.com/gomastra/mastra/storage"
 )
 
@@ -16,20 +17,10 @@ const messageColumns = `id, thread_id, resource_id, role, content, metadata, cre
 // messageArgs validates m and returns its stored form, in the order of
 // messageColumns.
 func messageArgs(m storage.Message, n time.Time) ([]any, error) {
-	switch {
-	case m.ID == "":
-		return nil, errors.New("empty id")
-	case m.ThreadID == "":
-		return nil, fmt.Errorf("message %s: empty thread id", m.ID)
+	if err := storage.CheckMessage(m); err != nil {
+		return nil, err
 	}
-	content, err := jsonArg(m.Content)
-	if err != nil {
-		return nil, fmt.Errorf("message %s: content: %w", m.ID, err)
-	}
-	meta, err := jsonArg(m.Metadata)
-	if err != nil {
-		return nil, fmt.Errorf("message %s: metadata: %w", m.ID, err)
-	}
+	content, meta := sqlstore.JSONArg(m.Content), sqlstore.JSONArg(m.Metadata)
 	return []any{m.ID, m.ThreadID, m.ResourceID, m.Role, content, meta, orNow(m.CreatedAt, n)}, nil
 }
 
@@ -81,16 +72,8 @@ func (s *Store) ListMessages(ctx context.Context, threadID string, n int) ([]sto
 	if err != nil {
 		return nil, fmt.Errorf("postgres: list messages of %s: %w", threadID, err)
 	}
-	defer rows.Close()
-	msgs := []storage.Message{}
-	for rows.Next() {
-		m, err := scanMessage(rows)
-		if err != nil {
-			return nil, fmt.Errorf("postgres: list messages of %s: %w", threadID, err)
-		}
-		msgs = append(msgs, m)
-	}
-	if err := rows.Err(); err != nil {
+	msgs, err := pgx.CollectRows(rows, rowTo(scanMessage))
+	if err != nil {
 		return nil, fmt.Errorf("postgres: list messages of %s: %w", threadID, err)
 	}
 	return msgs, nil

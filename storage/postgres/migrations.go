@@ -6,6 +6,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/gomastra/mastra/internal/sqlstore"
 )
 
 // migrationLock is the advisory lock key migrations hold (the bytes of
@@ -75,10 +77,10 @@ var migrations = [][]string{
 	},
 }
 
-// migrate brings the database's schema to the newest version, in one
-// transaction holding an advisory lock: a process migrating at the same
-// time waits, then finds the work done. A schema newer than this build
-// knows is an error.
+// migrate brings the database's schema to the newest version
+// (sqlstore.Migrate), in one transaction holding an advisory lock: a
+// process migrating at the same time waits, then finds the work done. A
+// schema newer than this build knows is an error.
 func migrate(ctx context.Context, pool *pgxpool.Pool) error {
 	err := pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, migrationLock); err != nil {
@@ -94,21 +96,13 @@ func migrate(ctx context.Context, pool *pgxpool.Pool) error {
 		if err := tx.QueryRow(ctx, `SELECT COALESCE(MAX(version), 0) FROM mastra_schema_migrations`).Scan(&current); err != nil {
 			return fmt.Errorf("reading the schema version: %w", err)
 		}
-		if current > len(migrations) {
-			return fmt.Errorf("the database's schema is version %d, newer than this build of gomastra knows (%d); "+
-				"upgrade gomastra or use another database", current, len(migrations))
-		}
-		for v := current + 1; v <= len(migrations); v++ {
-			for _, stmt := range migrations[v-1] {
-				if _, err := tx.Exec(ctx, stmt); err != nil {
-					return fmt.Errorf("version %d: %w", v, err)
-				}
-			}
-			if _, err := tx.Exec(ctx, `INSERT INTO mastra_schema_migrations (version, applied_at) VALUES ($1, $2)`, v, now()); err != nil {
-				return fmt.Errorf("version %d: %w", v, err)
-			}
-		}
-		return nil
+		return sqlstore.Migrate(current, migrations, func(stmt string) error {
+			_, err := tx.Exec(ctx, stmt)
+			return err
+		}, func(v int) error {
+			_, err := tx.Exec(ctx, `INSERT INTO mastra_schema_migrations (version, applied_at) VALUES ($1, $2)`, v, now())
+			return err
+		})
 	})
 	if err != nil {
 		return fmt.Errorf("migrate: %w", err)

@@ -93,6 +93,12 @@ func retryable(err error) bool {
 	return errors.As(err, &pe) && (pe.Code == "40P01" || pe.Code == "40001")
 }
 
+// rowTo adapts a scan of one row (which QueryRow's rows share) to
+// pgx.CollectRows, which returns an empty slice, not nil, for no rows.
+func rowTo[T any](scan func(pgx.Row) (T, error)) pgx.RowToFunc[T] {
+	return func(row pgx.CollectableRow) (T, error) { return scan(row) }
+}
+
 // isForeignKeyViolation reports whether err is SQLSTATE 23503.
 func isForeignKeyViolation(err error) bool {
 	var pe *pgconn.PgError

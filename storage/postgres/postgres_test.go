@@ -1,7 +1,6 @@
 package postgres
 
 import (
-	"errors"
 	"strings"
 	"sync"
 	"testing"
@@ -130,20 +129,8 @@ func TestTwoStoresOneDatabase(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	for name, errs := range map[string][]error{"ClaimResume": claimErrs, "SaveRun": saveErrs} {
-		wins := 0
-		for _, err := range errs {
-			switch {
-			case err == nil:
-				wins++
-			case !errors.Is(err, storage.ErrConflict):
-				t.Errorf("%s: %v", name, err)
-			}
-		}
-		if wins != 1 {
-			t.Errorf("%s: %d won, want 1", name, wins)
-		}
-	}
+	storagetest.OneWinner(t, "ClaimResume", claimErrs)
+	storagetest.OneWinner(t, "SaveRun", saveErrs)
 }
 
 func TestOpenBadDSN(t *testing.T) {

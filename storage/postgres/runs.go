@@ -4,13 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
+	"github.com/gomastra/mastra/internal/sqlstore"
 	"github.com/gomastra/mastra/storage"
 )
 
@@ -25,18 +24,15 @@ const runColumns = `run_id, kind, name, thread_id, resource_id, status, snapshot
 // stored run on update. RunID must not be empty and Snapshot must be
 // empty or valid JSON.
 func (s *Store) SaveRun(ctx context.Context, r storage.Run) (int64, error) {
-	if r.RunID == "" {
-		return 0, errors.New("postgres: save run: empty run id")
+	if err := storage.CheckRun(r); err != nil {
+		return 0, fmt.Errorf("postgres: %w", err)
 	}
-	if r.Version < 0 {
-		return 0, fmt.Errorf("postgres: save run %s: negative version %d", r.RunID, r.Version)
-	}
-	snap, err := jsonArg(r.Snapshot)
-	if err != nil {
-		return 0, fmt.Errorf("postgres: save run %s: snapshot: %w", r.RunID, err)
-	}
+	snap := sqlstore.JSONArg(r.Snapshot)
 	n := now()
-	var tag pgconn.CommandTag
+	var (
+		tag pgconn.CommandTag
+		err error
+	)
 	if r.Version == 0 {
 		tag, err = s.pool.Exec(ctx, `INSERT INTO mastra_runs (`+runColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, 1, $8, $9)
 			ON CONFLICT (run_id) DO NOTHING`,
@@ -75,31 +71,7 @@ func (s *Store) GetRun(ctx context.Context, runID string) (*storage.Run, error) 
 // RunID), the page f asks for, and how many match in all, from one
 // snapshot of the database.
 func (s *Store) ListRuns(ctx context.Context, f storage.RunFilter) ([]storage.Run, int, error) {
-	var (
-		conds []string
-		args  []any
-	)
-	add := func(cond string, arg any) {
-		args = append(args, arg)
-		conds = append(conds, strings.ReplaceAll(cond, "?", "$"+strconv.Itoa(len(args))))
-	}
-	for _, c := range []struct{ col, val string }{
-		{"kind", f.Kind}, {"name", f.Name}, {"thread_id", f.ThreadID}, {"resource_id", f.ResourceID}, {"status", f.Status},
-	} {
-		if c.val != "" {
-			add(c.col+" = ?", c.val)
-		}
-	}
-	if !f.From.IsZero() {
-		add("updated_at >= ?", ceil(f.From))
-	}
-	if !f.To.IsZero() {
-		add("updated_at <= ?", ts(f.To))
-	}
-	where := ""
-	if len(conds) > 0 {
-		where = " WHERE " + strings.Join(conds, " AND ")
-	}
+	where, args := sqlstore.RunFilter(f, sqlstore.Dollar, ceil, ts)
 	var limit *int64 // NULL: no limit
 	offset := int64(0)
 	if f.PerPage > 0 {
@@ -108,10 +80,11 @@ func (s *Store) ListRuns(ctx context.Context, f storage.RunFilter) ([]storage.Ru
 	}
 	page := fmt.Sprintf(` ORDER BY updated_at DESC, run_id LIMIT $%d::bigint OFFSET $%d`, len(args)+1, len(args)+2)
 
-	runs := []storage.Run{}
-	var total int
+	var (
+		runs  []storage.Run
+		total int
+	)
 	err := s.inTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
-		runs, total = runs[:0], 0
 		if err := tx.QueryRow(ctx, `SELECT count(*) FROM mastra_runs`+where, args...).Scan(&total); err != nil {
 			return err
 		}
@@ -119,15 +92,8 @@ func (s *Store) ListRuns(ctx context.Context, f storage.RunFilter) ([]storage.Ru
 		if err != nil {
 			return err
 		}
-		defer rows.Close()
-		for rows.Next() {
-			r, err := scanRun(rows)
-			if err != nil {
-				return err
-			}
-			runs = append(runs, r)
-		}
-		return rows.Err()
+		runs, err = pgx.CollectRows(rows, rowTo(scanRun))
+		return err
 	})
 	if err != nil {
 		return nil, 0, fmt.Errorf("postgres: list runs: %w", err)

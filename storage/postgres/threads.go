@@ -9,6 +9,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/gomastra/mastra/internal/sqlstore"
 	"github.com/gomastra/mastra/storage"
 )
 
@@ -18,19 +19,15 @@ const threadColumns = `id, resource_id, title, metadata, created_at, updated_at`
 // UpdatedAt (CreatedAt and ResourceID are kept; zero times are set to
 // now). The ID must not be empty.
 func (s *Store) SaveThread(ctx context.Context, t storage.Thread) error {
-	if t.ID == "" {
-		return errors.New("postgres: save thread: empty id")
+	if err := storage.CheckThread(t); err != nil {
+		return fmt.Errorf("postgres: %w", err)
 	}
-	var meta any
-	if t.Metadata != nil {
-		b, err := json.Marshal(t.Metadata)
-		if err != nil {
-			return fmt.Errorf("postgres: save thread %s: metadata: %w", t.ID, err)
-		}
-		meta = string(b)
+	meta, err := sqlstore.MetadataArg(t.Metadata)
+	if err != nil {
+		return fmt.Errorf("postgres: save thread %s: metadata: %w", t.ID, err)
 	}
 	n := now()
-	_, err := s.pool.Exec(ctx, `INSERT INTO mastra_threads (`+threadColumns+`) VALUES ($1, $2, $3, $4, $5, $6)
+	_, err = s.pool.Exec(ctx, `INSERT INTO mastra_threads (`+threadColumns+`) VALUES ($1, $2, $3, $4, $5, $6)
 		ON CONFLICT (id) DO UPDATE SET title = excluded.title, metadata = excluded.metadata, updated_at = excluded.updated_at`,
 		t.ID, t.ResourceID, t.Title, meta, orNow(t.CreatedAt, n), orNow(t.UpdatedAt, n))
 	if err != nil {
@@ -59,16 +56,8 @@ func (s *Store) ListThreads(ctx context.Context, resourceID string) ([]storage.T
 	if err != nil {
 		return nil, fmt.Errorf("postgres: list threads of %s: %w", resourceID, err)
 	}
-	defer rows.Close()
-	threads := []storage.Thread{}
-	for rows.Next() {
-		t, err := scanThread(rows)
-		if err != nil {
-			return nil, fmt.Errorf("postgres: list threads of %s: %w", resourceID, err)
-		}
-		threads = append(threads, t)
-	}
-	if err := rows.Err(); err != nil {
+	threads, err := pgx.CollectRows(rows, rowTo(scanThread))
+	if err != nil {
 		return nil, fmt.Errorf("postgres: list threads of %s: %w", resourceID, err)
 	}
 	return threads, nil

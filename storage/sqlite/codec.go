@@ -2,7 +2,6 @@ package sqlite
 
 import (
 	"encoding/json"
-	"errors"
 	"time"
 )
 
@@ -35,19 +34,8 @@ func orNow(t, now time.Time) time.Time {
 	return t
 }
 
-// JSON values are stored as TEXT, byte for byte; an empty value is NULL.
-
-// jsonArg is the stored form of raw (nil, NULL, when empty), or an error
-// when raw is not valid JSON.
-func jsonArg(raw []byte) (any, error) {
-	if len(raw) == 0 {
-		return nil, nil
-	}
-	if !json.Valid(raw) {
-		return nil, errors.New("invalid JSON")
-	}
-	return string(raw), nil
-}
+// JSON values are stored as text, byte for byte; an empty value is NULL
+// (see internal/sqlstore).
 
 // jsonValue is a stored JSON value: nil for NULL.
 func jsonValue(b []byte) json.RawMessage {

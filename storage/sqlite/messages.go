@@ -6,26 +6,17 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/gomastra/mastra/internal/sqlstore"
 	"github.com/gomastra/mastra/storage"
 )
 
 // messageArgs validates m and returns its stored form: id, thread_id,
 // resource_id, role, content, metadata, created_at.
 func messageArgs(m storage.Message, n int64) ([]any, error) {
-	switch {
-	case m.ID == "":
-		return nil, errors.New("empty id")
-	case m.ThreadID == "":
-		return nil, fmt.Errorf("message %s: empty thread id", m.ID)
+	if err := storage.CheckMessage(m); err != nil {
+		return nil, err
 	}
-	content, err := jsonArg(m.Content)
-	if err != nil {
-		return nil, fmt.Errorf("message %s: content: %w", m.ID, err)
-	}
-	meta, err := jsonArg(m.Metadata)
-	if err != nil {
-		return nil, fmt.Errorf("message %s: metadata: %w", m.ID, err)
-	}
+	content, meta := sqlstore.JSONArg(m.Content), sqlstore.JSONArg(m.Metadata)
 	created := n
 	if !m.CreatedAt.IsZero() {
 		created = toMicros(m.CreatedAt)
@@ -88,16 +79,8 @@ func (s *Store) ListMessages(ctx context.Context, threadID string, n int) ([]sto
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: list messages of %s: %w", threadID, err)
 	}
-	defer rows.Close()
-	msgs := []storage.Message{}
-	for rows.Next() {
-		m, err := scanMessage(rows)
-		if err != nil {
-			return nil, fmt.Errorf("sqlite: list messages of %s: %w", threadID, err)
-		}
-		msgs = append(msgs, m)
-	}
-	if err := rows.Err(); err != nil {
+	msgs, err := collect(rows, scanMessage)
+	if err != nil {
 		return nil, fmt.Errorf("sqlite: list messages of %s: %w", threadID, err)
 	}
 	return msgs, nil

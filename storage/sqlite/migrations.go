@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+
+	"github.com/gomastra/mastra/internal/sqlstore"
 )
 
 // migrations are the schema's versions: migrations[i] takes the database
@@ -71,9 +73,10 @@ var migrations = [][]string{
 	},
 }
 
-// migrate brings db's schema to the newest version, in one IMMEDIATE
-// transaction: a concurrent Open of the same file waits, then finds the
-// work done. A schema newer than this build knows is an error.
+// migrate brings db's schema to the newest version (sqlstore.Migrate),
+// in one IMMEDIATE transaction: a concurrent Open of the same file
+// waits, then finds the work done. A schema newer than this build knows
+// is an error.
 func migrate(ctx context.Context, db *sql.DB) error {
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
@@ -90,20 +93,16 @@ func migrate(ctx context.Context, db *sql.DB) error {
 	if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(version), 0) FROM mastra_schema_migrations`).Scan(&current); err != nil {
 		return fmt.Errorf("migrate: reading the schema version: %w", err)
 	}
-	if current > len(migrations) {
-		return fmt.Errorf("migrate: the database's schema is version %d, newer than this build of gomastra knows (%d); "+
-			"upgrade gomastra or use another database", current, len(migrations))
-	}
-	for v := current + 1; v <= len(migrations); v++ {
-		for _, stmt := range migrations[v-1] {
-			if _, err := tx.ExecContext(ctx, stmt); err != nil {
-				return fmt.Errorf("migrate: version %d: %w", v, err)
-			}
-		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO mastra_schema_migrations (version, applied_at) VALUES (?, ?)`,
-			v, toMicros(now())); err != nil {
-			return fmt.Errorf("migrate: version %d: %w", v, err)
-		}
+	err = sqlstore.Migrate(current, migrations, func(stmt string) error {
+		_, err := tx.ExecContext(ctx, stmt)
+		return err
+	}, func(v int) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO mastra_schema_migrations (version, applied_at) VALUES (?, ?)`,
+			v, toMicros(now()))
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("migrate: %w", err)
 	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("migrate: %w", err)

@@ -5,8 +5,8 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"strings"
 
+	"github.com/gomastra/mastra/internal/sqlstore"
 	"github.com/gomastra/mastra/storage"
 )
 
@@ -20,18 +20,15 @@ const runColumns = `run_id, kind, name, thread_id, resource_id, status, snapshot
 // update. RunID must not be empty and Snapshot must be empty or valid
 // JSON.
 func (s *Store) SaveRun(ctx context.Context, r storage.Run) (int64, error) {
-	if r.RunID == "" {
-		return 0, errors.New("sqlite: save run: empty run id")
+	if err := storage.CheckRun(r); err != nil {
+		return 0, fmt.Errorf("sqlite: %w", err)
 	}
-	if r.Version < 0 {
-		return 0, fmt.Errorf("sqlite: save run %s: negative version %d", r.RunID, r.Version)
-	}
-	snap, err := jsonArg(r.Snapshot)
-	if err != nil {
-		return 0, fmt.Errorf("sqlite: save run %s: snapshot: %w", r.RunID, err)
-	}
+	snap := sqlstore.JSONArg(r.Snapshot)
 	n := now()
-	var res sql.Result
+	var (
+		res sql.Result
+		err error
+	)
 	if r.Version == 0 {
 		res, err = s.w.ExecContext(ctx, `INSERT INTO mastra_runs (`+runColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?, ?)
 			ON CONFLICT (run_id) DO NOTHING`,
@@ -74,37 +71,16 @@ func (s *Store) GetRun(ctx context.Context, runID string) (*storage.Run, error) 
 // ListRuns returns the runs f selects, newest UpdatedAt first (ties by
 // RunID), the page f asks for, and how many match in all.
 func (s *Store) ListRuns(ctx context.Context, f storage.RunFilter) ([]storage.Run, int, error) {
-	var (
-		conds []string
-		args  []any
-	)
-	for _, c := range []struct{ col, val string }{
-		{"kind", f.Kind}, {"name", f.Name}, {"thread_id", f.ThreadID}, {"resource_id", f.ResourceID}, {"status", f.Status},
-	} {
-		if c.val != "" {
-			conds = append(conds, c.col+" = ?")
-			args = append(args, c.val)
-		}
-	}
-	if !f.From.IsZero() {
-		conds = append(conds, "updated_at >= ?")
-		args = append(args, ceilMicros(f.From))
-	}
-	if !f.To.IsZero() {
-		conds = append(conds, "updated_at <= ?")
-		args = append(args, toMicros(f.To))
-	}
-	where := ""
-	if len(conds) > 0 {
-		where = " WHERE " + strings.Join(conds, " AND ")
-	}
+	where, args := sqlstore.RunFilter(f, sqlstore.Question, ceilMicros, toMicros)
 	limit, offset := int64(-1), int64(0)
 	if f.PerPage > 0 {
 		limit, offset = int64(f.PerPage), int64(max(f.Page, 0))*int64(f.PerPage)
 	}
 
-	runs := []storage.Run{}
-	var total int
+	var (
+		runs  []storage.Run
+		total int
+	)
 	err := s.read(ctx, func(tx *sql.Tx) error {
 		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM mastra_runs`+where, args...).Scan(&total); err != nil {
 			return err
@@ -114,15 +90,8 @@ func (s *Store) ListRuns(ctx context.Context, f storage.RunFilter) ([]storage.Ru
 		if err != nil {
 			return err
 		}
-		defer rows.Close()
-		for rows.Next() {
-			r, err := scanRun(rows)
-			if err != nil {
-				return err
-			}
-			runs = append(runs, r)
-		}
-		return rows.Err()
+		runs, err = collect(rows, scanRun)
+		return err
 	})
 	if err != nil {
 		return nil, 0, fmt.Errorf("sqlite: list runs: %w", err)

@@ -186,18 +186,7 @@ func TestTwoStoresOneFile(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	wins := 0
-	for _, err := range errs {
-		switch {
-		case err == nil:
-			wins++
-		case !errors.Is(err, storage.ErrConflict):
-			t.Errorf("ClaimResume: %v", err)
-		}
-	}
-	if wins != 1 {
-		t.Errorf("%d claims won, want 1", wins)
-	}
+	storagetest.OneWinner(t, "ClaimResume", errs)
 	msgs, err := b.ListMessages(ctx, "t", 0)
 	if err != nil || len(msgs) != 16 {
 		t.Errorf("ListMessages: %d messages, %v; want 16", len(msgs), err)

@@ -6,6 +6,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+
+	"github.com/gomastra/mastra/internal/sqlstore"
+	"github.com/gomastra/mastra/storage"
 )
 
 // GetThreadState returns the thread's value of type typ, or ok == false
@@ -27,13 +30,12 @@ func (s *Store) GetThreadState(ctx context.Context, threadID, typ string) (json.
 // be empty or valid JSON; the thread need not exist (DeleteThread removes
 // its state all the same).
 func (s *Store) SetThreadState(ctx context.Context, threadID, typ string, value json.RawMessage) error {
-	v, err := jsonArg(value)
-	if err != nil {
+	if err := storage.CheckJSON(value); err != nil {
 		return fmt.Errorf("sqlite: set thread state %s/%s: %w", threadID, typ, err)
 	}
-	_, err = s.w.ExecContext(ctx, `INSERT INTO mastra_thread_state (thread_id, type, value, updated_at) VALUES (?, ?, ?, ?)
+	_, err := s.w.ExecContext(ctx, `INSERT INTO mastra_thread_state (thread_id, type, value, updated_at) VALUES (?, ?, ?, ?)
 		ON CONFLICT (thread_id, type) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
-		threadID, typ, v, toMicros(now()))
+		threadID, typ, sqlstore.JSONArg(value), toMicros(now()))
 	if err != nil {
 		return fmt.Errorf("sqlite: set thread state %s/%s: %w", threadID, typ, err)
 	}

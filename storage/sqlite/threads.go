@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/gomastra/mastra/internal/sqlstore"
 	"github.com/gomastra/mastra/storage"
 )
 
@@ -14,19 +15,15 @@ import (
 // UpdatedAt (CreatedAt and ResourceID are kept; zero times are set to
 // now). The ID must not be empty.
 func (s *Store) SaveThread(ctx context.Context, t storage.Thread) error {
-	if t.ID == "" {
-		return errors.New("sqlite: save thread: empty id")
+	if err := storage.CheckThread(t); err != nil {
+		return fmt.Errorf("sqlite: %w", err)
 	}
-	var meta any
-	if t.Metadata != nil {
-		b, err := json.Marshal(t.Metadata)
-		if err != nil {
-			return fmt.Errorf("sqlite: save thread %s: metadata: %w", t.ID, err)
-		}
-		meta = string(b)
+	meta, err := sqlstore.MetadataArg(t.Metadata)
+	if err != nil {
+		return fmt.Errorf("sqlite: save thread %s: metadata: %w", t.ID, err)
 	}
 	n := now()
-	_, err := s.w.ExecContext(ctx, `INSERT INTO mastra_threads (id, resource_id, title, metadata, created_at, updated_at)
+	_, err = s.w.ExecContext(ctx, `INSERT INTO mastra_threads (id, resource_id, title, metadata, created_at, updated_at)
 		VALUES (?, ?, ?, ?, ?, ?)
 		ON CONFLICT (id) DO UPDATE SET title = excluded.title, metadata = excluded.metadata, updated_at = excluded.updated_at`,
 		t.ID, t.ResourceID, t.Title, meta, toMicros(orNow(t.CreatedAt, n)), toMicros(orNow(t.UpdatedAt, n)))
@@ -58,16 +55,8 @@ func (s *Store) ListThreads(ctx context.Context, resourceID string) ([]storage.T
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: list threads of %s: %w", resourceID, err)
 	}
-	defer rows.Close()
-	threads := []storage.Thread{}
-	for rows.Next() {
-		t, err := scanThread(rows)
-		if err != nil {
-			return nil, fmt.Errorf("sqlite: list threads of %s: %w", resourceID, err)
-		}
-		threads = append(threads, t)
-	}
-	if err := rows.Err(); err != nil {
+	threads, err := collect(rows, scanThread)
+	if err != nil {
 		return nil, fmt.Errorf("sqlite: list threads of %s: %w", resourceID, err)
 	}
 	return threads, nil
@@ -96,6 +85,24 @@ func (s *Store) DeleteThread(ctx context.Context, id string) error {
 
 // scanner is a *sql.Row or *sql.Rows.
 type scanner interface{ Scan(dest ...any) error }
+
+// collect scans every row of rows with scan, then closes rows. With no
+// rows it returns an empty slice, not nil.
+func collect[T any](rows *sql.Rows, scan func(scanner) (T, error)) ([]T, error) {
+	defer rows.Close()
+	out := []T{}
+	for rows.Next() {
+		v, err := scan(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
 
 func scanThread(sc scanner) (storage.Thread, error) {
 	var (

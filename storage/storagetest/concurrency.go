@@ -37,9 +37,11 @@ func race(fn func(i int) error) []error {
 	return errs
 }
 
-// oneWinner checks that exactly one error is nil and all others are
-// ErrConflict.
-func oneWinner(t *testing.T, what string, errs []error) {
+// OneWinner checks the errors of racing calls of which exactly one may
+// win, a claim or a versioned save: one is nil and all the others wrap
+// storage.ErrConflict. Backend tests racing several Stores on one
+// database (standing for several processes) use it too.
+func OneWinner(t testing.TB, what string, errs []error) {
 	t.Helper()
 	wins := 0
 	for i, err := range errs {
@@ -63,7 +65,7 @@ func testRaceClaim(t *testing.T, s storage.Store) {
 		errs := race(func(i int) error {
 			return s.ClaimResume(ctx, "run", key, fmt.Sprintf("owner-%d", i))
 		})
-		oneWinner(t, fmt.Sprintf("ClaimResume(%q)", key), errs)
+		OneWinner(t, fmt.Sprintf("ClaimResume(%q)", key), errs)
 	}
 }
 
@@ -81,7 +83,7 @@ func testRaceSaveRun(t *testing.T, s storage.Store) {
 		versions[i], err = s.SaveRun(ctx, r)
 		return err
 	})
-	oneWinner(t, "SaveRun", errs)
+	OneWinner(t, "SaveRun", errs)
 	got, err := s.GetRun(ctx, "run")
 	must(t, "GetRun", err)
 	if got.Version != v+1 {
@@ -105,7 +107,7 @@ func testRaceCreateRun(t *testing.T, s storage.Store) {
 		_, err := s.SaveRun(ctx, r)
 		return err
 	})
-	oneWinner(t, "SaveRun create", errs)
+	OneWinner(t, "SaveRun create", errs)
 	got, err := s.GetRun(ctx, "run")
 	must(t, "GetRun", err)
 	if got.Version != 1 {

@@ -39,6 +39,10 @@
 // Each subtest opens its own store and closes it when it ends (Close may
 // therefore also be called by cleanups open registers; backends make Close
 // idempotent).
+//
+// Beside the suite, backends' own tests and benchmarks share OneWinner
+// (checking racing claims or saves across several Stores) and
+// BenchSaveRunAndClaim.
 package storagetest
 
 import (

@@ -226,12 +226,7 @@ func TaskUpdateTool(store storage.ThreadState) *tools.Tool {
 		ID: "task_update", Description: taskUpdateDescription,
 		InputSchema: taskUpdateInSchema, OutputSchema: taskResultSchema,
 		Execute: func(ctx tools.Context, in TaskUpdateInput) (TaskResult, error) {
-			return mutateTasks(ctx, store, "Failed to update task: ", func(current []Task) TaskResult {
-				i := slices.IndexFunc(current, func(t Task) bool { return t.ID == in.ID })
-				if i < 0 {
-					return taskNotFound(in.ID, current)
-				}
-				next := slices.Clone(current)
+			return mutateTask(ctx, store, "Failed to update task: ", in.ID, func(next []Task, i int) {
 				if in.Content != nil {
 					next[i].Content = *in.Content
 				}
@@ -241,8 +236,7 @@ func TaskUpdateTool(store storage.ThreadState) *tools.Tool {
 				if in.ActiveForm != nil {
 					next[i].ActiveForm = *in.ActiveForm
 				}
-				next = demoteExtraInProgress(next, i)
-				return TaskResult{Content: formatTaskList(next), Tasks: next}
+				demoteExtraInProgress(next, i)
 			}), nil
 		},
 	})
@@ -256,14 +250,8 @@ func TaskCompleteTool(store storage.ThreadState) *tools.Tool {
 		ID: "task_complete", Description: taskCompleteDescription,
 		InputSchema: taskCompleteInSchema, OutputSchema: taskResultSchema,
 		Execute: func(ctx tools.Context, in TaskIDInput) (TaskResult, error) {
-			return mutateTasks(ctx, store, "Failed to complete task: ", func(current []Task) TaskResult {
-				i := slices.IndexFunc(current, func(t Task) bool { return t.ID == in.ID })
-				if i < 0 {
-					return taskNotFound(in.ID, current)
-				}
-				next := slices.Clone(current)
+			return mutateTask(ctx, store, "Failed to complete task: ", in.ID, func(next []Task, i int) {
 				next[i].Status = TaskCompleted
-				return TaskResult{Content: formatTaskList(next), Tasks: next}
 			}), nil
 		},
 	})
@@ -346,6 +334,22 @@ func mutateTasks(ctx tools.Context, store storage.ThreadState, failure string, m
 		}
 	}
 	return res
+}
+
+// mutateTask is mutateTasks for a change to the one task with id: change
+// edits a copy of the list, in which i is that task. An unknown id is an
+// error result listing the known IDs ("Task not found: <id>"), with the
+// list unchanged and nothing saved.
+func mutateTask(ctx tools.Context, store storage.ThreadState, failure, id string, change func(next []Task, i int)) TaskResult {
+	return mutateTasks(ctx, store, failure, func(current []Task) TaskResult {
+		i := slices.IndexFunc(current, func(t Task) bool { return t.ID == id })
+		if i < 0 {
+			return taskNotFound(id, current)
+		}
+		next := slices.Clone(current)
+		change(next, i)
+		return TaskResult{Content: formatTaskList(next), Tasks: next}
+	})
 }
 
 // readTasks returns the thread's stored list (empty when none is stored
@@ -476,8 +480,9 @@ func formatTaskCheck(s TaskCheckSummary, inProgress, pending []Task) string {
 }
 
 // demoteExtraInProgress keeps one task in progress, the one at preferred
-// if it is in progress, else the last one, and sets the others to pending.
-func demoteExtraInProgress(tasks []Task, preferred int) []Task {
+// if it is in progress, else the last one, and sets the others to pending,
+// in place.
+func demoteExtraInProgress(tasks []Task, preferred int) {
 	var idx []int
 	for i, t := range tasks {
 		if t.Status == TaskInProgress {
@@ -485,7 +490,7 @@ func demoteExtraInProgress(tasks []Task, preferred int) []Task {
 		}
 	}
 	if len(idx) <= 1 {
-		return tasks
+		return
 	}
 	keep := idx[len(idx)-1]
 	if slices.Contains(idx, preferred) {
@@ -496,7 +501,6 @@ func demoteExtraInProgress(tasks []Task, preferred int) []Task {
 			tasks[i].Status = TaskPending
 		}
 	}
-	return tasks
 }
 
 // taskSlugMax bounds the slug part of a generated task ID.

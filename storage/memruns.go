@@ -1,0 +1,102 @@
+package storage
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+)
+
+// NewMemoryRuns returns Runs kept in this process's memory: what agents
+// and workflows use when no storage is configured (their runs then
+// resume only in this process). It keeps every contract of Runs.
+func NewMemoryRuns() Runs {
+	return &memoryRuns{runs: map[string]Run{}, claims: map[string]map[string]bool{}}
+}
+
+type memoryRuns struct {
+	mu     sync.Mutex
+	runs   map[string]Run
+	claims map[string]map[string]bool // run id → claimed keys
+}
+
+func (m *memoryRuns) SaveRun(_ context.Context, r Run) (int64, error) {
+	if r.RunID == "" {
+		return 0, fmt.Errorf("memory: save run: empty run id")
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	old, ok := m.runs[r.RunID]
+	if (ok && old.Version != r.Version) || (!ok && r.Version != 0) {
+		return 0, fmt.Errorf("memory: run %s: version %d: %w", r.RunID, r.Version, ErrConflict)
+	}
+	now := time.Now().UTC()
+	r.Version++
+	r.UpdatedAt = now
+	switch {
+	case ok:
+		r.CreatedAt = old.CreatedAt
+	case r.CreatedAt.IsZero():
+		r.CreatedAt = now
+	default:
+		r.CreatedAt = r.CreatedAt.UTC()
+	}
+	r.Snapshot = slices.Clone(r.Snapshot)
+	m.runs[r.RunID] = r
+	return r.Version, nil
+}
+
+func (m *memoryRuns) GetRun(_ context.Context, runID string) (*Run, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	r, ok := m.runs[runID]
+	if !ok {
+		return nil, fmt.Errorf("memory: run %s: %w", runID, ErrNotFound)
+	}
+	return &r, nil
+}
+
+func (m *memoryRuns) ListRuns(_ context.Context, f RunFilter) ([]Run, int, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []Run
+	for _, r := range m.runs {
+		if (f.Kind == "" || r.Kind == f.Kind) && (f.Name == "" || r.Name == f.Name) && (f.ThreadID == "" || r.ThreadID == f.ThreadID) &&
+			(f.ResourceID == "" || r.ResourceID == f.ResourceID) && (f.Status == "" || r.Status == f.Status) &&
+			(f.From.IsZero() || !r.UpdatedAt.Before(f.From)) && (f.To.IsZero() || !r.UpdatedAt.After(f.To)) {
+			out = append(out, r)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b Run) int { return b.UpdatedAt.Compare(a.UpdatedAt) })
+	total := len(out)
+	if f.PerPage > 0 {
+		start := min(f.Page*f.PerPage, total)
+		out = out[start:min(start+f.PerPage, total)]
+	}
+	return out, total, nil
+}
+
+func (m *memoryRuns) DeleteRun(_ context.Context, runID string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	delete(m.runs, runID)
+	delete(m.claims, runID)
+	return nil
+}
+
+func (m *memoryRuns) ClaimResume(_ context.Context, runID, key, _ string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if _, ok := m.runs[runID]; !ok {
+		return fmt.Errorf("memory: claim on run %s: %w", runID, ErrNotFound)
+	}
+	if m.claims[runID][key] {
+		return fmt.Errorf("memory: run %s: resume %q already claimed: %w", runID, key, ErrConflict)
+	}
+	if m.claims[runID] == nil {
+		m.claims[runID] = map[string]bool{}
+	}
+	m.claims[runID][key] = true
+	return nil
+}

@@ -1,0 +1,65 @@
+package storage
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+)
+
+// The checks below are the argument rules both backends of this module
+// apply before they write (see storagetest for the choices they make
+// beyond the interfaces' contracts). Their errors read as the failing
+// call's, without the backend's prefix: a backend wraps them with its own
+// ("sqlite: ", "postgres: ").
+
+// CheckJSON returns an error when raw is neither empty nor valid JSON. An
+// empty value is allowed: backends store it as NULL.
+func CheckJSON(raw []byte) error {
+	if len(raw) > 0 && !json.Valid(raw) {
+		return errors.New("invalid JSON")
+	}
+	return nil
+}
+
+// CheckThread checks t for SaveThread: its ID must not be empty.
+func CheckThread(t Thread) error {
+	if t.ID == "" {
+		return errors.New("save thread: empty id")
+	}
+	return nil
+}
+
+// CheckMessage checks one message of a SaveMessages batch: its ID and
+// ThreadID must not be empty, and Content and Metadata must be empty or
+// valid JSON. The error names the message; the backend adds the call
+// and the message's place in the batch.
+func CheckMessage(m Message) error {
+	switch {
+	case m.ID == "":
+		return errors.New("empty id")
+	case m.ThreadID == "":
+		return fmt.Errorf("message %s: empty thread id", m.ID)
+	}
+	if err := CheckJSON(m.Content); err != nil {
+		return fmt.Errorf("message %s: content: %w", m.ID, err)
+	}
+	if err := CheckJSON(m.Metadata); err != nil {
+		return fmt.Errorf("message %s: metadata: %w", m.ID, err)
+	}
+	return nil
+}
+
+// CheckRun checks r for SaveRun: its RunID must not be empty, its Version
+// must not be negative, and Snapshot must be empty or valid JSON.
+func CheckRun(r Run) error {
+	if r.RunID == "" {
+		return errors.New("save run: empty run id")
+	}
+	if r.Version < 0 {
+		return fmt.Errorf("save run %s: negative version %d", r.RunID, r.Version)
+	}
+	if err := CheckJSON(r.Snapshot); err != nil {
+		return fmt.Errorf("save run %s: snapshot: %w", r.RunID, err)
+	}
+	return nil
+}
