@@ -33,6 +33,7 @@ import (
 	"github.com/gomastra/mastra/storage"
 	"github.com/gomastra/mastra/tools"
 	"github.com/gomastra/mastra/tools/transform"
+	"github.com/gomastra/mastra/workflows"
 )
 
 // Config describes an agent.
@@ -51,6 +52,9 @@ type Config struct {
 	Tools tools.Set
 	// Agents are sub-agents, offered to the model as "agent-<key>" tools.
 	Agents map[string]*Agent
+	// Workflows are offered to the model as "workflow-<key>" tools
+	// (workflows.Tool).
+	Workflows map[string]*workflows.Workflow
 	// ToolsFunc, when set, adds tools chosen per run from the request
 	// context (Mastra's tools as a function); they come after Tools.
 	ToolsFunc func(ctx context.Context, rc *tools.RequestContext) (tools.Set, error)
@@ -90,7 +94,7 @@ type Agent struct {
 	signalTools tools.Set
 	processors  []StepProcessor
 	// local keeps runs when no Storage is configured.
-	local *memoryRuns
+	local storage.Runs
 }
 
 // New returns an agent. It reports an error for a missing id or model and
@@ -114,7 +118,7 @@ func New(cfg Config) (*Agent, error) {
 	if _, err := sanitizeTools(cfg.Tools); err != nil {
 		return nil, fmt.Errorf("agent %s: %w", cfg.ID, err)
 	}
-	a := &Agent{cfg: cfg, agentTools: tools.Set{}, signalTools: tools.Set{}, processors: append([]StepProcessor(nil), cfg.Processors...), local: newMemoryRuns()}
+	a := &Agent{cfg: cfg, agentTools: tools.Set{}, signalTools: tools.Set{}, processors: append([]StepProcessor(nil), cfg.Processors...), local: storage.NewMemoryRuns()}
 	for _, sig := range cfg.Signals {
 		for k, t := range sig.Tools() {
 			a.signalTools[k] = t
@@ -126,6 +130,12 @@ func New(cfg Config) (*Agent, error) {
 			continue
 		}
 		a.agentTools["agent-"+k] = AgentTool(k, sub)
+	}
+	for k, w := range cfg.Workflows {
+		if w == nil {
+			continue
+		}
+		a.agentTools["workflow-"+k] = workflows.Tool(k, w)
 	}
 	return a, nil
 }

@@ -220,6 +220,7 @@ func TestDurableChild(t *testing.T) {
 		t.Fatal(err)
 	}
 	store := openStore(t, env.Store)
+	defer store.Close()
 	ready := func() { fmt.Println("READY") }
 	a := durableAgent(t, env, store, ready)
 	ctx := context.Background()

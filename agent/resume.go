@@ -159,6 +159,9 @@ func (a *Agent) resumeRun(ctx context.Context, runID string, req resumeRequest, 
 // must not let a late claim through.
 func (a *Agent) claim(ctx context.Context, store storage.Runs, stored *storage.Run, method string) error {
 	conflict := func(cause error) error {
+		if !errors.Is(cause, storage.ErrConflict) {
+			cause = fmt.Errorf("%w: %w", storage.ErrConflict, cause)
+		}
 		return &RunError{
 			Message: fmt.Sprintf("Agent %q %s() cannot resume run %q: another resume of it is under way or has finished.", a.cfg.Name, method, stored.RunID),
 			Domain:  "AGENT", Category: "USER", Code: "AGENT_RESUME_CONFLICT", Details: map[string]any{"runId": stored.RunID}, cause: cause,
