@@ -51,6 +51,9 @@ const (
 	IDGetToolByIDNotFound = "MASTRA_GET_TOOL_BY_ID_NOT_FOUND"
 	// IDAddToolUndefined: [Mastra.AddTool] was given a nil tool.
 	IDAddToolUndefined = "MASTRA_ADD_TOOL_UNDEFINED"
+	// IDGetWorkflowNotFound: [Mastra.GetWorkflow] found no workflow under
+	// the key.
+	IDGetWorkflowNotFound = "MASTRA_GET_WORKFLOW_BY_ID_NOT_FOUND"
 )
 
 // Sentinel errors for errors.Is. A registry *Error matches them by ID.
@@ -61,6 +64,9 @@ var (
 	// ErrNilTool matches the error of AddTool for a nil tool
 	// (id IDAddToolUndefined).
 	ErrNilTool = errors.New("mastra: nil tool")
+	// ErrWorkflowNotFound matches GetWorkflow's error (id
+	// IDGetWorkflowNotFound).
+	ErrWorkflowNotFound = errors.New("mastra: workflow not found")
 )
 
 // Error is Mastra's MastraError: an error with a stable ID, a domain, a
@@ -97,6 +103,8 @@ func (e *Error) Is(target error) bool {
 	switch target {
 	case ErrToolNotFound:
 		return e.ID == IDGetToolByNameNotFound || e.ID == IDGetToolByIDNotFound
+	case ErrWorkflowNotFound:
+		return e.ID == IDGetWorkflowNotFound
 	case ErrNilTool:
 		return e.ID == IDAddToolUndefined
 	}

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/gomastra/mastra/tools"
+	"github.com/gomastra/mastra/workflows"
 )
 
 // Config configures a [Mastra] registry: Mastra's `new Mastra({...})`
@@ -21,6 +22,8 @@ type Config struct {
 	// walks). Nil entries are skipped. An empty key falls back to the
 	// tool's ID.
 	Tools map[string]*tools.Tool
+	// Workflows are registered under their keys (nil entries skipped).
+	Workflows map[string]*workflows.Workflow
 	// Logger is the registry's logger; nil means slog.Default().
 	Logger *slog.Logger
 }
@@ -38,6 +41,9 @@ type Mastra struct {
 	tools map[string]*tools.Tool
 	// keys are the keys of tools in JavaScript property order.
 	keys []string
+	// workflows and workflowKeys likewise.
+	workflows    map[string]*workflows.Workflow
+	workflowKeys []string
 }
 
 var _ tools.Registry = (*Mastra)(nil)
@@ -51,7 +57,56 @@ func New(cfg Config) *Mastra {
 			_ = m.AddTool(t, key)
 		}
 	}
+	for _, key := range slices.Sorted(maps.Keys(cfg.Workflows)) {
+		if w := cfg.Workflows[key]; w != nil {
+			m.AddWorkflow(w, key)
+		}
+	}
 	return m
+}
+
+// AddWorkflow registers w under key (its id when key is empty); the
+// first workflow under a key wins, as with tools.
+func (m *Mastra) AddWorkflow(w *workflows.Workflow, key string) {
+	if key == "" {
+		key = w.ID()
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.workflows == nil {
+		m.workflows = map[string]*workflows.Workflow{}
+	}
+	if _, ok := m.workflows[key]; ok {
+		return
+	}
+	m.workflows[key] = w
+	m.workflowKeys = insertKey(m.workflowKeys, key)
+}
+
+// GetWorkflow returns the workflow registered under key. When there is
+// none it returns an *Error matching [ErrWorkflowNotFound]: ID
+// [IDGetWorkflowNotFound], text "Workflow with ID <key> not found",
+// details {"status": 404, "workflowId": key, "workflows": the keys}.
+func (m *Mastra) GetWorkflow(key string) (*workflows.Workflow, error) {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	if w, ok := m.workflows[key]; ok {
+		return w, nil
+	}
+	return nil, &Error{
+		ID: IDGetWorkflowNotFound, Domain: DomainMastra, Category: CategoryUser,
+		Text:    "Workflow with ID " + key + " not found",
+		Details: map[string]any{"status": 404, "workflowId": key, "workflows": strings.Join(m.workflowKeys, ", ")},
+	}
+}
+
+// ListWorkflows returns a copy of the registered workflows by key.
+func (m *Mastra) ListWorkflows() map[string]*workflows.Workflow {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	out := make(map[string]*workflows.Workflow, len(m.workflows))
+	maps.Copy(out, m.workflows)
+	return out
 }
 
 // Logger returns the registry's logger, never nil.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gomastra/mastra"
 	"github.com/gomastra/mastra/tools"
+	"github.com/gomastra/mastra/workflows"
 )
 
 type addIn struct {
@@ -627,5 +628,20 @@ func TestRegistryInterface(t *testing.T) {
 	}
 	if got, err := r.GetToolByID("id"); err != nil || got.ID() != "id" {
 		t.Errorf("GetToolByID(id) = %v, %v", idOf(got), err)
+	}
+}
+
+func TestWorkflowsInTheRegistry(t *testing.T) {
+	w := workflows.New(workflows.Config{ID: "research"})
+	m := mastra.New(mastra.Config{Workflows: map[string]*workflows.Workflow{"researchWorkflow": w}})
+	if got, err := m.GetWorkflow("researchWorkflow"); err != nil || got != w {
+		t.Fatalf("GetWorkflow: %v", err)
+	}
+	_, err := m.GetWorkflow("nope")
+	if !errors.Is(err, mastra.ErrWorkflowNotFound) || err.Error() != "Workflow with ID nope not found" {
+		t.Errorf("missing workflow: %v", err)
+	}
+	if len(m.ListWorkflows()) != 1 {
+		t.Errorf("ListWorkflows: %v", m.ListWorkflows())
 	}
 }

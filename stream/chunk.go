@@ -44,10 +44,18 @@ const (
 	TypeFile                        = "file"
 	TypeObject                      = "object"
 	TypeObjectResult                = "object-result"
-	TypeStepFinish                  = "step-finish"
-	TypeFinish                      = "finish"
-	TypeError                       = "error"
-	TypeAbort                       = "abort"
+
+	TypeWorkflowStart         = "workflow-start"
+	TypeWorkflowStepStart     = "workflow-step-start"
+	TypeWorkflowStepResult    = "workflow-step-result"
+	TypeWorkflowStepSuspended = "workflow-step-suspended"
+	TypeWorkflowStepOutput    = "workflow-step-output"
+	TypeWorkflowCanceled      = "workflow-canceled"
+	TypeWorkflowFinish        = "workflow-finish"
+	TypeStepFinish            = "step-finish"
+	TypeFinish                = "finish"
+	TypeError                 = "error"
+	TypeAbort                 = "abort"
 )
 
 // Chunk is one stream chunk. Payload is one of this package's payload

@@ -1,0 +1,337 @@
+package workflows
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"iter"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/gomastra/mastra/storage"
+	"github.com/gomastra/mastra/stream"
+	"github.com/gomastra/mastra/tools"
+)
+
+// Run statuses.
+const (
+	StatusRunning   = "running"
+	StatusSuspended = "suspended"
+	StatusSuccess   = "success"
+	StatusFailed    = "failed"
+	StatusCanceled  = "canceled"
+)
+
+// StepResult is one step's record in a run (Mastra's step result).
+type StepResult struct {
+	Status         string          `json:"status"`
+	Payload        json.RawMessage `json:"payload,omitempty"`
+	Output         json.RawMessage `json:"output,omitempty"`
+	SuspendPayload json.RawMessage `json:"suspendPayload,omitempty"`
+	ResumePayload  json.RawMessage `json:"resumePayload,omitempty"`
+	Error          string          `json:"error,omitempty"`
+	StartedAt      int64           `json:"startedAt"`
+	EndedAt        int64           `json:"endedAt,omitempty"`
+	SuspendedAt    int64           `json:"suspendedAt,omitempty"`
+	ResumedAt      int64           `json:"resumedAt,omitempty"`
+	// Items are a foreach step's iterations, in the array's order.
+	Items []*StepResult `json:"items,omitempty"`
+	// resumeSchema is a suspended step's resume schema (JSON text).
+	ResumeSchema string `json:"resumeSchema,omitempty"`
+	// SuspendedRunID is the nested run of a suspended nested workflow.
+	SuspendedRunID string `json:"suspendedRunId,omitempty"`
+}
+
+// Result is how a run ended (Mastra's run result).
+type Result struct {
+	Status string                 `json:"status"`
+	Result json.RawMessage        `json:"result,omitempty"`
+	Error  string                 `json:"error,omitempty"`
+	Steps  map[string]*StepResult `json:"steps"`
+	Input  json.RawMessage        `json:"input"`
+	State  json.RawMessage        `json:"state,omitempty"`
+	// Suspended lists the paths of the suspended steps ([step id], or
+	// [nested workflow id, step id]).
+	Suspended [][]string `json:"suspended,omitempty"`
+	RunID     string     `json:"runId"`
+}
+
+// runState is a run's snapshot: all it takes to go on.
+type runState struct {
+	WorkflowID     string                 `json:"workflowId"`
+	RunID          string                 `json:"runId"`
+	Status         string                 `json:"status"`
+	Input          json.RawMessage        `json:"input"`
+	State          json.RawMessage        `json:"state,omitempty"`
+	Steps          map[string]*StepResult `json:"steps"`
+	Position       int                    `json:"position"`
+	Prev           json.RawMessage        `json:"prev"`
+	Iteration      int                    `json:"iteration,omitempty"`
+	LoopInput      json.RawMessage        `json:"loopInput,omitempty"`
+	Suspended      [][]string             `json:"suspended,omitempty"`
+	Result         json.RawMessage        `json:"result,omitempty"`
+	Error          string                 `json:"error,omitempty"`
+	RequestContext map[string]any         `json:"requestContext,omitempty"`
+}
+
+// Run is one run of a workflow (Mastra's createRun).
+type Run struct {
+	wf *Workflow
+	id string
+
+	mu      sync.Mutex
+	state   *runState
+	version int64
+	created time.Time
+
+	rc     *tools.RequestContext
+	emitMu sync.Mutex
+	emit   func(stream.Chunk) bool
+	cancel context.CancelCauseFunc
+	resume *resumeTarget
+}
+
+// RunOption configures a run.
+type RunOption func(*Run)
+
+// WithRunID sets the run's id (default: a new UUID).
+func WithRunID(id string) RunOption { return func(r *Run) { r.id = id } }
+
+// WithRequestContext gives the run's steps a request context.
+func WithRequestContext(rc *tools.RequestContext) RunOption { return func(r *Run) { r.rc = rc } }
+
+// CreateRun makes a run of the workflow, which must be committed.
+func (w *Workflow) CreateRun(opts ...RunOption) *Run {
+	r := &Run{wf: w, id: newID(), created: time.Now().UTC()}
+	for _, o := range opts {
+		o(r)
+	}
+	if r.rc == nil {
+		r.rc = tools.NewRequestContext(nil)
+	}
+	r.state = &runState{WorkflowID: w.cfg.ID, RunID: r.id, Steps: map[string]*StepResult{}}
+	return r
+}
+
+// ID returns the run's id.
+func (r *Run) ID() string { return r.id }
+
+// store is where the workflow keeps snapshots.
+func (w *Workflow) store() storage.Runs {
+	if w.cfg.Storage != nil {
+		return w.cfg.Storage
+	}
+	return w.local
+}
+
+// Start runs the workflow on input (with initialState, which may be nil)
+// to its end or its first suspension.
+func (r *Run) Start(ctx context.Context, input, initialState any) (*Result, error) {
+	return r.drain(r.Stream(ctx, input, initialState))
+}
+
+// Stream is Start yielding Mastra's workflow-* chunks as the run goes.
+func (r *Run) Stream(ctx context.Context, input, initialState any) iter.Seq2[stream.Chunk, error] {
+	return func(yield func(stream.Chunk, error) bool) {
+		if !r.wf.committed {
+			yield(stream.Chunk{}, fmt.Errorf("workflows: %s: commit the workflow before running it", r.wf.cfg.ID))
+			return
+		}
+		in, err := marshal(input)
+		if err == nil && r.wf.cfg.InputSchema != nil {
+			err = validate(r.wf.cfg.InputSchema, in, "input")
+		}
+		var st json.RawMessage
+		if err == nil && initialState != nil {
+			st, err = marshal(initialState)
+			if err == nil && r.wf.cfg.StateSchema != nil {
+				err = validate(r.wf.cfg.StateSchema, st, "initial state")
+			}
+		}
+		if err != nil {
+			yield(stream.Chunk{}, fmt.Errorf("workflows: %s: %w", r.wf.cfg.ID, err))
+			return
+		}
+		r.mu.Lock()
+		r.state.Input, r.state.Prev, r.state.State, r.state.Status = in, in, st, StatusRunning
+		r.state.RequestContext = serialisable(r.rc.All())
+		r.mu.Unlock()
+		r.execute(ctx, yield)
+	}
+}
+
+// Cancel cancels the run: its steps' contexts end, and it ends with
+// status canceled.
+func (r *Run) Cancel() {
+	r.mu.Lock()
+	cancel := r.cancel
+	r.mu.Unlock()
+	if cancel != nil {
+		cancel(errCanceled)
+	}
+}
+
+var errCanceled = errors.New("workflows: run canceled")
+
+// drain collects a stream into the run's result.
+func (r *Run) drain(chunks iter.Seq2[stream.Chunk, error]) (*Result, error) {
+	for _, err := range chunks {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return r.result(), nil
+}
+
+// result is the run's result now.
+func (r *Run) result() *Result {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	s := r.state
+	res := &Result{Status: s.Status, Input: s.Input, State: s.State, Steps: map[string]*StepResult{}, RunID: r.id, Error: s.Error}
+	for k, v := range s.Steps {
+		c := *v
+		res.Steps[k] = &c
+	}
+	if s.Status == StatusSuccess {
+		res.Result = s.Result
+	}
+	if s.Status == StatusSuspended {
+		res.Suspended = s.Suspended
+	}
+	return res
+}
+
+// Status is the run's status.
+func (r *Run) Status() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.state.Status
+}
+
+// persist saves the snapshot of a resumable run; a finished run's is
+// deleted.
+func (r *Run) persist(ctx context.Context) error {
+	r.mu.Lock()
+	raw, err := json.Marshal(r.state)
+	status := r.state.Status
+	version := r.version
+	r.mu.Unlock()
+	if err != nil {
+		return fmt.Errorf("workflows: encoding the snapshot of run %s: %w", r.id, err)
+	}
+	store := r.wf.store()
+	ctx = context.WithoutCancel(ctx)
+	if status != StatusRunning && status != StatusSuspended {
+		if version == 0 {
+			return nil
+		}
+		if err := store.DeleteRun(ctx, r.id); err != nil && !errors.Is(err, storage.ErrNotFound) {
+			return fmt.Errorf("workflows: removing finished run %s: %w", r.id, err)
+		}
+		r.mu.Lock()
+		r.version = 0
+		r.mu.Unlock()
+		return nil
+	}
+	v, err := store.SaveRun(ctx, storage.Run{RunID: r.id, Kind: storage.KindWorkflow, Name: r.wf.cfg.ID, Status: status, Snapshot: raw, Version: version, CreatedAt: r.created})
+	if err != nil {
+		return fmt.Errorf("workflows: saving run %s: %w", r.id, err)
+	}
+	r.mu.Lock()
+	r.version = v
+	r.mu.Unlock()
+	return nil
+}
+
+// LoadRun finds run runID of the workflow in its storage (after a
+// restart, in another process), to resume it.
+func (w *Workflow) LoadRun(ctx context.Context, runID string, opts ...RunOption) (*Run, error) {
+	stored, err := w.store().GetRun(ctx, runID)
+	if errors.Is(err, storage.ErrNotFound) || (err == nil && (stored.Kind != storage.KindWorkflow || stored.Name != w.cfg.ID)) {
+		return nil, fmt.Errorf("workflows: %s: no stored run %q: %w", w.cfg.ID, runID, storage.ErrNotFound)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("workflows: %s: %w", w.cfg.ID, err)
+	}
+	var st runState
+	if err := json.Unmarshal(stored.Snapshot, &st); err != nil {
+		return nil, fmt.Errorf("workflows: %s: run %s: reading its snapshot: %w", w.cfg.ID, runID, err)
+	}
+	if st.Steps == nil {
+		st.Steps = map[string]*StepResult{}
+	}
+	r := w.CreateRun(append([]RunOption{WithRunID(runID)}, opts...)...)
+	r.state, r.version, r.created = &st, stored.Version, stored.CreatedAt
+	for k, v := range st.RequestContext {
+		if !r.rc.Has(k) {
+			_ = r.rc.Set(k, v)
+		}
+	}
+	return r, nil
+}
+
+// ListRuns lists the workflow's stored runs with status ("" for all
+// resumable ones: running and suspended).
+func (w *Workflow) ListRuns(ctx context.Context, status string) ([]storage.Run, error) {
+	runs, _, err := w.store().ListRuns(ctx, storage.RunFilter{Kind: storage.KindWorkflow, Name: w.cfg.ID, Status: status})
+	return runs, err
+}
+
+// claim takes the one right to go on from the run's stored snapshot (a
+// resume, or the recovery of a run a dead process left running): of two
+// concurrent claims, in one process or two sharing the storage, exactly
+// one wins; the other fails with an error wrapping storage.ErrConflict.
+func (r *Run) claim(ctx context.Context) error {
+	r.mu.Lock()
+	version := r.version
+	r.mu.Unlock()
+	if version == 0 {
+		return nil // never saved: only this process knows the run
+	}
+	store := r.wf.store()
+	err := store.ClaimResume(ctx, r.id, "v"+strconv.FormatInt(version, 10), r.wf.cfg.ID)
+	if err == nil {
+		var now *storage.Run
+		now, err = store.GetRun(ctx, r.id)
+		if err == nil && now.Version != version {
+			err = fmt.Errorf("run %s moved on from version %d: %w", r.id, version, storage.ErrConflict)
+		}
+	}
+	if errors.Is(err, storage.ErrNotFound) {
+		err = fmt.Errorf("run %s is no longer stored: %w", r.id, storage.ErrConflict)
+	}
+	if err != nil {
+		return fmt.Errorf("workflows: %s: resuming run %s: %w", r.wf.cfg.ID, r.id, err)
+	}
+	return nil
+}
+
+// marshal encodes a value for the run (json.RawMessage passes as is).
+func marshal(v any) (json.RawMessage, error) {
+	if raw, ok := v.(json.RawMessage); ok {
+		if raw == nil {
+			return json.RawMessage("null"), nil
+		}
+		return raw, nil
+	}
+	return json.Marshal(v)
+}
+
+// serialisable keeps the request-context entries that survive JSON.
+func serialisable(entries map[string]any) map[string]any {
+	out := map[string]any{}
+	for k, v := range entries {
+		if _, err := json.Marshal(v); err == nil {
+			out[k] = v
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+func nowMillis() int64 { return time.Now().UnixMilli() }
