@@ -50,6 +50,7 @@ const (
 	TypeWorkflowStepResult    = "workflow-step-result"
 	TypeWorkflowStepSuspended = "workflow-step-suspended"
 	TypeWorkflowStepOutput    = "workflow-step-output"
+	TypeWorkflowStepProgress  = "workflow-step-progress"
 	TypeWorkflowCanceled      = "workflow-canceled"
 	TypeWorkflowFinish        = "workflow-finish"
 	TypeStepFinish            = "step-finish"

@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -43,7 +45,7 @@ func (r *Run) execute(parent context.Context, yield func(stream.Chunk, error) bo
 	r.cancel = cancel
 	r.mu.Unlock()
 	r.emit = func(c stream.Chunk) bool { return yield(c, nil) }
-	r.send(stream.TypeWorkflowStart, map[string]any{"workflowId": r.wf.cfg.ID})
+	r.send(stream.TypeWorkflowStart, stream.FromWorkflow, map[string]any{"workflowId": r.wf.cfg.ID})
 	nodes := r.wf.nodes
 	for {
 		r.mu.Lock()
@@ -51,12 +53,12 @@ func (r *Run) execute(parent context.Context, yield func(stream.Chunk, error) bo
 		prev := r.state.Prev
 		r.mu.Unlock()
 		if pos >= len(nodes) {
-			r.finish(ctx, StatusSuccess, prev, "")
+			r.finish(ctx, StatusSuccess, prev, nil)
 			return
 		}
 		out, how, err := r.execNode(ctx, nodes[pos], prev)
 		if ctx.Err() != nil && how != suspended {
-			r.finish(ctx, StatusCanceled, nil, "")
+			r.finish(ctx, StatusCanceled, nil, nil)
 			return
 		}
 		switch how {
@@ -66,58 +68,64 @@ func (r *Run) execute(parent context.Context, yield func(stream.Chunk, error) bo
 			r.state.Suspended = r.suspendedPaths()
 			r.mu.Unlock()
 			if err := r.persist(ctx); err != nil {
-				r.finish(ctx, StatusFailed, nil, err.Error())
+				r.finish(ctx, StatusFailed, nil, err)
 				return
 			}
-			r.send(stream.TypeWorkflowFinish, r.finishPayload(StatusSuspended))
+			r.send(stream.TypeWorkflowFinish, stream.FromWorkflow, r.finishPayload(StatusSuspended))
 			return
 		case failed:
-			r.finish(ctx, StatusFailed, nil, err.Error())
+			r.finish(ctx, StatusFailed, nil, err)
 			return
 		case bailed:
-			r.finish(ctx, StatusSuccess, out, "")
+			r.finish(ctx, StatusSuccess, out, nil)
 			return
 		}
 		r.mu.Lock()
 		r.state.Position, r.state.Prev, r.state.Iteration, r.state.LoopInput = pos+1, out, 0, nil
 		r.mu.Unlock()
 		if err := r.persist(ctx); err != nil {
-			r.finish(ctx, StatusFailed, nil, err.Error())
+			r.finish(ctx, StatusFailed, nil, err)
 			return
 		}
 	}
 }
 
-// finish ends the run with status.
-func (r *Run) finish(ctx context.Context, status string, result json.RawMessage, errText string) {
+// finish ends the run with status (and err, when it failed).
+func (r *Run) finish(ctx context.Context, status string, result json.RawMessage, err error) {
 	r.mu.Lock()
-	r.state.Status, r.state.Error, r.state.Suspended = status, errText, nil
+	r.state.Status, r.state.Error, r.state.Suspended = status, errorInfo(err), nil
 	if status == StatusSuccess {
 		r.state.Result = result
 	}
 	r.mu.Unlock()
-	if err := r.persist(ctx); err != nil && status == StatusSuccess {
+	if perr := r.persist(ctx); perr != nil && status == StatusSuccess {
 		r.mu.Lock()
-		r.state.Status, r.state.Error = StatusFailed, err.Error()
+		r.state.Status, r.state.Error = StatusFailed, errorInfo(perr)
 		r.mu.Unlock()
 		status = StatusFailed
 	}
 	if status == StatusCanceled {
-		r.send(stream.TypeWorkflowCanceled, map[string]any{})
+		r.send(stream.TypeWorkflowCanceled, stream.FromWorkflow, map[string]any{})
 	}
-	r.send(stream.TypeWorkflowFinish, r.finishPayload(status))
+	r.send(stream.TypeWorkflowFinish, stream.FromWorkflow, r.finishPayload(status))
 }
 
-func (r *Run) finishPayload(status string) map[string]any {
-	return map[string]any{"workflowStatus": status, "output": map[string]any{}, "metadata": map[string]any{}}
+func (r *Run) finishPayload(status string) finishPayload {
+	p := finishPayload{WorkflowStatus: status, Metadata: map[string]any{}}
+	if status == StatusSuccess {
+		r.mu.Lock()
+		p.FinalWorkflowResult = orNull(r.state.Result)
+		r.mu.Unlock()
+	}
+	return p
 }
 
-// send emits a workflow chunk.
-func (r *Run) send(typ string, payload any) {
+// send emits a chunk of the run.
+func (r *Run) send(typ string, from stream.From, payload any) {
 	r.emitMu.Lock()
 	defer r.emitMu.Unlock()
 	if r.emit != nil {
-		if !r.emit(stream.Chunk{Type: typ, RunID: r.id, From: stream.FromWorkflow, Payload: payload}) {
+		if !r.emit(stream.Chunk{Type: typ, RunID: r.id, From: from, Payload: payload}) {
 			r.emit = nil
 		}
 	}
@@ -127,6 +135,7 @@ func (r *Run) send(typ string, payload any) {
 func (r *Run) execNode(ctx context.Context, n *node, in json.RawMessage) (json.RawMessage, outcome, error) {
 	switch n.kind {
 	case kindStep:
+		r.onPath(n.steps[0].ID())
 		return r.runStep(ctx, n.steps[0], n.steps[0].ID(), in, true)
 	case kindParallel, kindBranch:
 		return r.runGroup(ctx, n, in)
@@ -143,6 +152,7 @@ func (r *Run) execNode(ctx context.Context, n *node, in json.RawMessage) (json.R
 		if err != nil {
 			return nil, failed, fmt.Errorf("map %s: %w", n.id, err)
 		}
+		r.onPath(n.id)
 		r.record(n.id, &StepResult{Status: StatusSuccess, Payload: in, Output: out, StartedAt: nowMillis(), EndedAt: nowMillis()})
 		return out, done, nil
 	case kindSleep:
@@ -176,17 +186,32 @@ func (r *Run) runStep(ctx context.Context, s *Step, key string, in json.RawMessa
 	}
 	res := &StepResult{Status: StatusRunning, Payload: in, StartedAt: nowMillis()}
 	if prior != nil && resumeData != nil {
-		res.StartedAt, res.SuspendPayload, res.ResumePayload, res.ResumedAt = prior.StartedAt, prior.SuspendPayload, resumeData, nowMillis()
+		res.StartedAt, res.ResumePayload, res.ResumedAt = prior.StartedAt, resumeData, nowMillis()
 	}
 	r.record(key, res)
-	r.send(stream.TypeWorkflowStepStart, map[string]any{"id": key, "stepCallId": newID(), "status": StatusRunning, "payload": in, "startedAt": res.StartedAt})
-	out, how, err := r.callStep(ctx, s, key, in, resumeData, prior)
-	return out, how, err
+	callID := newID()
+	r.stepChunk(stream.TypeWorkflowStepStart, key, callID, res)
+	return r.callStep(ctx, s, key, callID, in, resumeData, prior)
 }
 
 // callStep executes the step's tool and records the outcome.
-func (r *Run) callStep(ctx context.Context, s *Step, key string, in, resumeData json.RawMessage, prior *StepResult) (json.RawMessage, outcome, error) {
-	f := &frame{run: r, stepID: key, step: s}
+func (r *Run) callStep(ctx context.Context, s *Step, key, callID string, in, resumeData json.RawMessage, prior *StepResult) (json.RawMessage, outcome, error) {
+	inv := r.invocation(s, key, resumeData, prior)
+	result, err := s.tool.Execute(withFrame(ctx, &frame{run: r, stepID: key, step: s}), in, inv)
+	r.mu.Lock()
+	rec := r.state.Steps[key]
+	out, how, stepErr := settle(rec, s, result, err)
+	r.mu.Unlock()
+	typ := stream.TypeWorkflowStepResult
+	if how == suspended {
+		typ = stream.TypeWorkflowStepSuspended
+	}
+	r.stepChunk(typ, key, callID, rec)
+	return out, how, stepErr
+}
+
+// invocation is the tool invocation of a step.
+func (r *Run) invocation(s *Step, key string, resumeData json.RawMessage, prior *StepResult) *tools.Invocation {
 	inv := &tools.Invocation{
 		RunID: r.id, ToolName: s.ID(), RequestContext: r.rc,
 		Writer: stepWriter{run: r, stepID: key},
@@ -199,19 +224,21 @@ func (r *Run) callStep(ctx context.Context, s *Step, key string, in, resumeData 
 			inv.SuspendPayload = prior.SuspendPayload
 		}
 	}
-	result, err := s.tool.Execute(withFrame(ctx, f), in, inv)
-	rec := r.stepRecord(key)
+	return inv
+}
+
+// settle records how a step's tool call ended in rec (the caller holds
+// r.mu) and returns the step's output and outcome.
+func settle(rec *StepResult, s *Step, result *tools.Result, err error) (json.RawMessage, outcome, error) {
 	rec.EndedAt = nowMillis()
 	var bail *bailError
 	switch {
 	case errors.As(err, &bail):
 		rec.Status, rec.Output = StatusSuccess, bail.result
-		r.sendResult(key, rec)
 		return bail.result, bailed, nil
 	case err != nil:
-		rec.Status, rec.Error = StatusFailed, err.Error()
-		r.sendResult(key, rec)
-		return nil, failed, fmt.Errorf("step %s: %w", key, err)
+		rec.Status, rec.Error = StatusFailed, errorInfo(err)
+		return nil, failed, err
 	case result.Suspended():
 		rec.Status, rec.SuspendPayload, rec.SuspendedAt, rec.EndedAt = StatusSuspended, result.Suspension.Payload, nowMillis(), 0
 		rec.ResumeSchema, rec.SuspendedRunID = result.Suspension.Options.ResumeSchema, result.Suspension.Options.RunID
@@ -220,32 +247,19 @@ func (r *Run) callStep(ctx context.Context, s *Step, key string, in, resumeData 
 				rec.ResumeSchema = string(b)
 			}
 		}
-		r.send(stream.TypeWorkflowStepSuspended, map[string]any{"id": key, "status": StatusSuspended, "suspendPayload": rec.SuspendPayload, "suspendedAt": rec.SuspendedAt})
 		return nil, suspended, nil
 	case result.ValidationError() != nil:
-		rec.Status, rec.Error = StatusFailed, result.ValidationError().Message
-		r.sendResult(key, rec)
-		return nil, failed, fmt.Errorf("step %s: %s", key, result.ValidationError().Message)
+		verr := newError("WORKFLOW_STEP_INPUT_VALIDATION_FAILED", "Step input validation failed: \n"+issueLines(result.ValidationError().Issues))
+		rec.Status, rec.Error = StatusFailed, errorInfo(verr)
+		return nil, failed, verr
 	}
 	out, err := result.JSON()
 	if err != nil {
-		rec.Status, rec.Error = StatusFailed, err.Error()
-		r.sendResult(key, rec)
-		return nil, failed, fmt.Errorf("step %s: %w", key, err)
+		rec.Status, rec.Error = StatusFailed, errorInfo(err)
+		return nil, failed, err
 	}
 	rec.Status, rec.Output = StatusSuccess, out
-	r.sendResult(key, rec)
 	return out, done, nil
-}
-
-func (r *Run) sendResult(key string, rec *StepResult) {
-	p := map[string]any{"id": key, "status": rec.Status, "endedAt": rec.EndedAt}
-	if rec.Status == StatusSuccess {
-		p["output"] = rec.Output
-	} else {
-		p["error"] = rec.Error
-	}
-	r.send(stream.TypeWorkflowStepResult, p)
 }
 
 // runGroup runs a parallel node's steps, or a branch's chosen ones, at
@@ -343,6 +357,11 @@ func (r *Run) runLoop(ctx context.Context, n *node, in json.RawMessage) (json.Ra
 		r.state.Iteration, r.state.LoopInput = iteration, input
 		r.mu.Unlock()
 		out, how, err := r.runStep(ctx, s, s.ID(), input, false)
+		if rec := r.stepRecord(s.ID()); rec != nil {
+			r.mu.Lock()
+			rec.Metadata = map[string]any{"iterationCount": iteration}
+			r.mu.Unlock()
+		}
 		if how != done {
 			return out, how, err
 		}
@@ -378,6 +397,7 @@ func (r *Run) runForeach(ctx context.Context, n *node, in json.RawMessage) (json
 		r.state.Steps[s.ID()] = rec
 	}
 	r.mu.Unlock()
+	r.stepChunk(stream.TypeWorkflowStepStart, s.ID(), "", &StepResult{Status: StatusRunning, Payload: in, StartedAt: rec.StartedAt})
 	outs := make([]json.RawMessage, len(items))
 	hows := make([]outcome, len(items))
 	errs := make([]error, len(items))
@@ -393,6 +413,11 @@ func (r *Run) runForeach(ctx context.Context, n *node, in json.RawMessage) (json
 		}()
 	}
 	wg.Wait()
+	r.mu.Lock()
+	if r.resume != nil && r.resume.path[0] == s.ID() {
+		r.resume = nil
+	}
+	r.mu.Unlock()
 	worst := done
 	var firstErr error
 	for i := range items {
@@ -409,7 +434,12 @@ func (r *Run) runForeach(ctx context.Context, n *node, in json.RawMessage) (json
 		}
 	}
 	r.mu.Lock()
-	defer r.mu.Unlock()
+	defer func() {
+		r.mu.Unlock()
+		if worst != suspended {
+			r.send(stream.TypeWorkflowStepResult, stream.FromWorkflow, stepPayload{StepName: s.ID(), ID: s.ID(), Status: rec.Status, Output: rec.Output, Error: rec.Error, EndedAt: rec.EndedAt})
+		}
+	}()
 	switch worst {
 	case done:
 		out, err := json.Marshal(outs)
@@ -418,7 +448,7 @@ func (r *Run) runForeach(ctx context.Context, n *node, in json.RawMessage) (json
 	case suspended:
 		rec.Status = StatusSuspended
 	default:
-		rec.Status, rec.Error = StatusFailed, firstErr.Error()
+		rec.Status, rec.Error = StatusFailed, errorInfo(firstErr)
 	}
 	return nil, worst, firstErr
 }
@@ -443,35 +473,25 @@ func (r *Run) runItem(ctx context.Context, s *Step, rec *StepResult, i int, in j
 	r.mu.Lock()
 	rec.Items[i] = item
 	r.mu.Unlock()
-	key := fmt.Sprintf("%s[%d]", s.ID(), i)
-	f := &frame{run: r, stepID: s.ID(), step: s}
-	inv := &tools.Invocation{RunID: r.id, ToolName: s.ID(), RequestContext: r.rc, Writer: stepWriter{run: r, stepID: s.ID()},
-		Workflow: &tools.WorkflowInfo{RunID: r.id, WorkflowID: r.wf.cfg.ID, State: r.stateValue(), SetState: func(v any) error { return r.setState(s, v) }}}
+	inv := r.invocation(s, s.ID(), resumeData, prior)
 	if resumeData != nil {
-		inv.ResumeData, inv.SuspendPayload = resumeData, prior.SuspendPayload
 		item.ResumePayload, item.ResumedAt = resumeData, nowMillis()
 	}
-	result, err := s.tool.Execute(withFrame(ctx, f), in, inv)
+	result, err := s.tool.Execute(withFrame(ctx, &frame{run: r, stepID: s.ID(), step: s}), in, inv)
 	r.mu.Lock()
-	defer r.mu.Unlock()
-	item.EndedAt = nowMillis()
-	switch {
-	case err != nil:
-		item.Status, item.Error = StatusFailed, err.Error()
-		return nil, failed, fmt.Errorf("step %s: %w", key, err)
-	case result.Suspended():
-		item.Status, item.SuspendPayload, item.SuspendedAt, item.EndedAt = StatusSuspended, result.Suspension.Payload, nowMillis(), 0
-		return nil, suspended, nil
-	case result.ValidationError() != nil:
-		item.Status, item.Error = StatusFailed, result.ValidationError().Message
-		return nil, failed, fmt.Errorf("step %s: %s", key, item.Error)
+	out, how, stepErr := settle(item, s, result, err)
+	completed := 0
+	for _, it := range rec.Items {
+		if it != nil && it.Status != StatusRunning {
+			completed++
+		}
 	}
-	out, err := result.JSON()
-	if err != nil {
-		return nil, failed, err
-	}
-	item.Status, item.Output = StatusSuccess, out
-	return out, done, nil
+	status := item.Status
+	r.mu.Unlock()
+	r.send(stream.TypeWorkflowStepProgress, stream.FromWorkflow, progressPayload{
+		StepName: s.ID(), ID: s.ID(), CompletedCount: completed, TotalCount: len(rec.Items), CurrentIndex: i, IterationStatus: status, IterationOutput: out,
+	})
+	return out, how, stepErr
 }
 
 // takeResume returns the resume for step key (foreach iteration index,
@@ -485,6 +505,11 @@ func (r *Run) takeResume(key string, index int) *resumeTarget {
 	}
 	if index >= 0 && rt.index >= 0 && rt.index != index {
 		return nil
+	}
+	if index >= 0 && rt.index < 0 {
+		// A foreach resumed without an index: every suspended
+		// iteration gets the data (runForeach clears the resume).
+		return rt
 	}
 	r.resume = nil
 	return rt
@@ -509,7 +534,19 @@ func (r *Run) suspendedPaths() [][]string {
 
 func (r *Run) record(key string, rec *StepResult) {
 	r.mu.Lock()
+	if !slices.Contains(r.state.Order, key) {
+		r.state.Order = append(r.state.Order, key)
+	}
 	r.state.Steps[key] = rec
+	r.mu.Unlock()
+}
+
+// onPath records a sequential step in the execution path (once).
+func (r *Run) onPath(key string) {
+	r.mu.Lock()
+	if !slices.Contains(r.state.Path, key) {
+		r.state.Path = append(r.state.Path, key)
+	}
 	r.mu.Unlock()
 }
 
@@ -577,24 +614,57 @@ func (r *Run) conditionInput(out json.RawMessage, iteration int) ConditionInput 
 	return ConditionInput{Output: out, Iteration: iteration, State: r.currentState(), StepResult: r.stepOutputBytes}
 }
 
-// validate checks raw against s.
+// validate checks raw against s; the error is Mastra's
+// "Invalid <what>: \n- <path>: <message>" text.
 func validate(s schema.Schema, raw json.RawMessage, what string) error {
 	var v any
 	if err := json.Unmarshal(raw, &v); err != nil {
-		return fmt.Errorf("%s: %w", what, err)
+		e := newError("WORKFLOW_SCHEMA_VALIDATION_FAILED", "Invalid "+what+": "+err.Error())
+		e.Type = what
+		return e
 	}
 	if _, issues := s.Validate(v); len(issues) > 0 {
-		msg := ""
-		for i, is := range issues {
-			if i > 0 {
-				msg += "; "
-			}
-			msg += is.PathString() + ": " + is.Message
-		}
-		return fmt.Errorf("invalid %s: %s", what, msg)
+		e := newError("WORKFLOW_SCHEMA_VALIDATION_FAILED", "Invalid "+what+": \n"+issueLines(issues))
+		e.Type = what
+		return e
 	}
 	return nil
 }
+
+// issueLines are "- <path>: <message>" lines ("root" for the value).
+func issueLines(issues []schema.Issue) string {
+	var b strings.Builder
+	for i, is := range issues {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		path := strings.Join(is.Path, ".")
+		if path == "" {
+			path = "root"
+		}
+		b.WriteString("- " + path + ": " + is.Message)
+	}
+	return b.String()
+}
+
+// Error is a workflow error with Mastra's text (and, where Mastra has
+// one, its id): invalid input, initial state or resume data
+// (WORKFLOW_SCHEMA_VALIDATION_FAILED, Type saying which), a step's
+// input that does not match its schema
+// (WORKFLOW_STEP_INPUT_VALIDATION_FAILED), a resume of a step that is
+// not suspended.
+type Error struct {
+	ID      string
+	Message string
+	// Type is what a validation checked: "input data", "initial data",
+	// "resume data", "state".
+	Type string
+}
+
+func (e *Error) Error() string { return e.Message }
+
+// newError makes an *Error.
+func newError(id, msg string) *Error { return &Error{ID: id, Message: msg} }
 
 // orderedObject encodes outputs keyed by step id, in the steps' order.
 func orderedObject(steps []*Step, obj map[string]json.RawMessage) (json.RawMessage, error) {
@@ -616,7 +686,7 @@ type stepWriter struct {
 }
 
 func (w stepWriter) Write(data any) error {
-	w.run.send(stream.TypeWorkflowStepOutput, map[string]any{"output": data, "runId": w.run.id, "stepName": w.stepID})
+	w.run.send(stream.TypeWorkflowStepOutput, stream.FromUser, outputPayload{StepName: w.stepID, Output: data, RunID: w.run.id})
 	return nil
 }
 
@@ -626,7 +696,7 @@ func (w stepWriter) Custom(c tools.DataChunk) error {
 	}
 	w.run.emitMu.Lock()
 	defer w.run.emitMu.Unlock()
-	if w.run.emit != nil && !w.run.emit(stream.Chunk{Type: c.Type, Data: c.Data, ID: c.ID, Transient: c.Transient}) {
+	if w.run.emit != nil && !w.run.emit(stream.Chunk{Type: c.Type, RunID: w.run.id, From: stream.FromWorkflow, Data: c.Data, ID: c.ID, Transient: c.Transient}) {
 		w.run.emit = nil
 	}
 	return nil

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"iter"
+	"strings"
 
 	"github.com/gomastra/mastra/stream"
 )
@@ -44,8 +45,8 @@ func (r *Run) ResumeStream(ctx context.Context, opts ResumeOptions) iter.Seq2[st
 	}
 }
 
-// prepareResume checks that the step is suspended, claims the run and
-// arms the resume.
+// prepareResume checks that the step is suspended and the resume data
+// valid, claims the run and arms the resume. The errors are Mastra's.
 func (r *Run) prepareResume(ctx context.Context, opts ResumeOptions) error {
 	r.mu.Lock()
 	status := r.state.Status
@@ -56,17 +57,22 @@ func (r *Run) prepareResume(ctx context.Context, opts ResumeOptions) error {
 	case StatusSuspended:
 		path := opts.Step
 		if len(path) == 0 {
-			if len(paths) == 0 {
-				return fmt.Errorf("workflows: %s: run %s has no suspended step", r.wf.cfg.ID, r.id)
+			if len(paths) > 1 {
+				return newError("WORKFLOW_RESUME_AMBIGUOUS", "Multiple suspended steps found: "+listPaths(paths)+`. Please specify which step to resume using the "step" parameter.`)
 			}
 			path = paths[0]
 		}
 		if !hasPath(paths, path) {
-			return fmt.Errorf("workflows: %s: run %s: step %v is not suspended (suspended: %v)", r.wf.cfg.ID, r.id, path, paths)
+			return newError("WORKFLOW_RESUME_STEP_NOT_SUSPENDED", `This workflow step "`+strings.Join(path, ".")+`" was not suspended. Available suspended steps: `+listPaths(paths))
 		}
 		data, err := marshal(opts.Data)
 		if err != nil {
 			return fmt.Errorf("workflows: resume data: %w", err)
+		}
+		if s := r.wf.step(path[0]); s != nil && s.ResumeSchema() != nil && len(path) == 1 {
+			if err := validate(s.ResumeSchema(), data, "resume data"); err != nil {
+				return err
+			}
 		}
 		index := -1
 		if opts.ForEachIndex != nil {
@@ -74,17 +80,16 @@ func (r *Run) prepareResume(ctx context.Context, opts ResumeOptions) error {
 		}
 		// A nested workflow's step is resumed through its outer step,
 		// which passes the inner path on.
-		key := path[0]
 		if len(path) > 1 {
 			data, _ = json.Marshal(nestedResume{Step: path[1:], Data: data})
 		}
-		target = &resumeTarget{path: []string{key}, index: index, data: data}
+		target = &resumeTarget{path: []string{path[0]}, index: index, data: data}
 	case StatusRunning:
 		if len(opts.Step) > 0 {
-			return fmt.Errorf("workflows: %s: run %s is running, not suspended", r.wf.cfg.ID, r.id)
+			return errNotSuspended
 		}
 	default:
-		return fmt.Errorf("workflows: %s: run %s has ended (%s)", r.wf.cfg.ID, r.id, status)
+		return errNotSuspended
 	}
 	if err := r.claim(ctx); err != nil {
 		return err
@@ -93,6 +98,19 @@ func (r *Run) prepareResume(ctx context.Context, opts ResumeOptions) error {
 	r.resume, r.state.Status, r.state.Suspended = target, StatusRunning, nil
 	r.mu.Unlock()
 	return nil
+}
+
+// errNotSuspended is Mastra's error for resuming a run that is not
+// suspended.
+var errNotSuspended = newError("WORKFLOW_RESUME_NOT_SUSPENDED", "This workflow run was not suspended")
+
+// listPaths renders suspended paths as Mastra does: [a], [b.c].
+func listPaths(paths [][]string) string {
+	parts := make([]string, len(paths))
+	for i, p := range paths {
+		parts[i] = "[" + strings.Join(p, ".") + "]"
+	}
+	return strings.Join(parts, ", ")
 }
 
 func hasPath(paths [][]string, p []string) bool {

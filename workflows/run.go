@@ -24,38 +24,112 @@ const (
 	StatusCanceled  = "canceled"
 )
 
-// StepResult is one step's record in a run (Mastra's step result).
+// StepResult is one step's record in a run (Mastra's step result), in
+// Mastra's key order.
 type StepResult struct {
+	StartedAt      int64           `json:"startedAt"`
 	Status         string          `json:"status"`
 	Payload        json.RawMessage `json:"payload,omitempty"`
-	Output         json.RawMessage `json:"output,omitempty"`
 	SuspendPayload json.RawMessage `json:"suspendPayload,omitempty"`
-	ResumePayload  json.RawMessage `json:"resumePayload,omitempty"`
-	Error          string          `json:"error,omitempty"`
-	StartedAt      int64           `json:"startedAt"`
-	EndedAt        int64           `json:"endedAt,omitempty"`
 	SuspendedAt    int64           `json:"suspendedAt,omitempty"`
+	ResumePayload  json.RawMessage `json:"resumePayload,omitempty"`
 	ResumedAt      int64           `json:"resumedAt,omitempty"`
+	Output         json.RawMessage `json:"output,omitempty"`
+	Error          *ErrorInfo      `json:"error,omitempty"`
+	EndedAt        int64           `json:"endedAt,omitempty"`
+	// Metadata holds a loop's iteration count.
+	Metadata map[string]any `json:"metadata,omitempty"`
 	// Items are a foreach step's iterations, in the array's order.
 	Items []*StepResult `json:"items,omitempty"`
-	// resumeSchema is a suspended step's resume schema (JSON text).
+	// ResumeSchema is a suspended step's resume schema (JSON text).
 	ResumeSchema string `json:"resumeSchema,omitempty"`
 	// SuspendedRunID is the nested run of a suspended nested workflow.
 	SuspendedRunID string `json:"suspendedRunId,omitempty"`
 }
 
-// Result is how a run ended (Mastra's run result).
+// Result is how a run ended (Mastra's run result). Its JSON has Mastra's
+// keys and order: status, steps (the input first, then each step in the
+// order it ran), input, stepExecutionPath, then result, error or
+// suspended and suspendPayload, then runId.
 type Result struct {
-	Status string                 `json:"status"`
-	Result json.RawMessage        `json:"result,omitempty"`
-	Error  string                 `json:"error,omitempty"`
-	Steps  map[string]*StepResult `json:"steps"`
-	Input  json.RawMessage        `json:"input"`
-	State  json.RawMessage        `json:"state,omitempty"`
+	Status string
+	Result json.RawMessage
+	Error  *ErrorInfo
+	// Steps are the step records by id; Order their ids in run order.
+	Steps map[string]*StepResult
+	Order []string
+	Input json.RawMessage
+	State json.RawMessage
+	// StepExecutionPath lists the sequential steps that ran.
+	StepExecutionPath []string
 	// Suspended lists the paths of the suspended steps ([step id], or
-	// [nested workflow id, step id]).
-	Suspended [][]string `json:"suspended,omitempty"`
-	RunID     string     `json:"runId"`
+	// [nested workflow id, step id]); SuspendPayload their payloads by
+	// step id.
+	Suspended      [][]string
+	SuspendPayload map[string]json.RawMessage
+	RunID          string
+}
+
+// MarshalJSON encodes the result in Mastra's key order.
+func (res *Result) MarshalJSON() ([]byte, error) {
+	b := []byte(`{"status":`)
+	b = appendJSON(b, res.Status)
+	b = append(b, `,"steps":{"input":`...)
+	b = append(b, orNull(res.Input)...)
+	for _, k := range res.Order {
+		if rec, ok := res.Steps[k]; ok {
+			b = append(b, ',')
+			b = appendJSON(b, k)
+			b = append(b, ':')
+			b = appendJSON(b, rec)
+		}
+	}
+	b = append(b, `},"input":`...)
+	b = append(b, orNull(res.Input)...)
+	b = append(b, `,"stepExecutionPath":`...)
+	b = appendJSON(b, orEmpty(res.StepExecutionPath))
+	switch res.Status {
+	case StatusSuccess:
+		b = append(b, `,"result":`...)
+		b = append(b, orNull(res.Result)...)
+	case StatusFailed:
+		b = append(b, `,"error":`...)
+		b = appendJSON(b, res.Error)
+	case StatusSuspended:
+		b = append(b, `,"suspended":`...)
+		b = appendJSON(b, res.Suspended)
+		b = append(b, `,"suspendPayload":`...)
+		b = appendJSON(b, res.SuspendPayload)
+	}
+	if len(res.State) > 0 {
+		b = append(b, `,"state":`...)
+		b = append(b, res.State...)
+	}
+	b = append(b, `,"runId":`...)
+	b = appendJSON(b, res.RunID)
+	return append(b, '}'), nil
+}
+
+func appendJSON(b []byte, v any) []byte {
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return append(b, "null"...)
+	}
+	return append(b, raw...)
+}
+
+func orNull(raw json.RawMessage) json.RawMessage {
+	if len(raw) == 0 {
+		return json.RawMessage("null")
+	}
+	return raw
+}
+
+func orEmpty(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
 }
 
 // runState is a run's snapshot: all it takes to go on.
@@ -72,8 +146,12 @@ type runState struct {
 	LoopInput      json.RawMessage        `json:"loopInput,omitempty"`
 	Suspended      [][]string             `json:"suspended,omitempty"`
 	Result         json.RawMessage        `json:"result,omitempty"`
-	Error          string                 `json:"error,omitempty"`
+	Error          *ErrorInfo             `json:"error,omitempty"`
 	RequestContext map[string]any         `json:"requestContext,omitempty"`
+	// Order lists step ids in the order they first ran; Path the
+	// sequential ones (Mastra's stepExecutionPath).
+	Order []string `json:"order,omitempty"`
+	Path  []string `json:"path,omitempty"`
 }
 
 // Run is one run of a workflow (Mastra's createRun).
@@ -141,17 +219,17 @@ func (r *Run) Stream(ctx context.Context, input, initialState any) iter.Seq2[str
 		}
 		in, err := marshal(input)
 		if err == nil && r.wf.cfg.InputSchema != nil {
-			err = validate(r.wf.cfg.InputSchema, in, "input")
+			err = validate(r.wf.cfg.InputSchema, in, "input data")
 		}
 		var st json.RawMessage
 		if err == nil && initialState != nil {
 			st, err = marshal(initialState)
 			if err == nil && r.wf.cfg.StateSchema != nil {
-				err = validate(r.wf.cfg.StateSchema, st, "initial state")
+				err = validate(r.wf.cfg.StateSchema, st, "initial data")
 			}
 		}
 		if err != nil {
-			yield(stream.Chunk{}, fmt.Errorf("workflows: %s: %w", r.wf.cfg.ID, err))
+			yield(stream.Chunk{}, err)
 			return
 		}
 		r.mu.Lock()
@@ -190,7 +268,8 @@ func (r *Run) result() *Result {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	s := r.state
-	res := &Result{Status: s.Status, Input: s.Input, State: s.State, Steps: map[string]*StepResult{}, RunID: r.id, Error: s.Error}
+	res := &Result{Status: s.Status, Input: s.Input, State: s.State, Steps: map[string]*StepResult{}, RunID: r.id, Error: s.Error,
+		Order: append([]string(nil), s.Order...), StepExecutionPath: append([]string(nil), s.Path...)}
 	for k, v := range s.Steps {
 		c := *v
 		res.Steps[k] = &c
@@ -200,6 +279,12 @@ func (r *Run) result() *Result {
 	}
 	if s.Status == StatusSuspended {
 		res.Suspended = s.Suspended
+		res.SuspendPayload = map[string]json.RawMessage{}
+		for _, p := range s.Suspended {
+			if rec := s.Steps[p[0]]; rec != nil {
+				res.SuspendPayload[p[0]] = rec.SuspendPayload
+			}
+		}
 	}
 	return res
 }

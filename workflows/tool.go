@@ -87,9 +87,9 @@ func Tool(key string, w *Workflow) *tools.Tool {
 				}
 				return nil, ctx.Suspend(payload, opts...)
 			}
-			msg := res.Error
-			if msg == "" {
-				msg = "workflow " + res.Status
+			msg := "workflow " + res.Status
+			if res.Error != nil {
+				msg = res.Error.Message
 			}
 			return ToolResult{RunID: run.id, Error: msg}, nil
 		},

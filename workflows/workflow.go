@@ -232,6 +232,18 @@ func (w *Workflow) Commit() error {
 	return nil
 }
 
+// step finds a step of the workflow by id (nil if none).
+func (w *Workflow) step(id string) *Step {
+	for _, n := range w.nodes {
+		for _, s := range n.steps {
+			if s.ID() == id {
+				return s
+			}
+		}
+	}
+	return nil
+}
+
 func describe(n *node) string {
 	if n.kind == kindStep {
 		return "step " + fmt.Sprintf("%q", n.id)
