@@ -204,3 +204,16 @@ func (c *stepContext) RetryCount() int { return c.f.retry }
 func withFrame(ctx context.Context, f *frame) context.Context {
 	return context.WithValue(ctx, stepKey{}, f)
 }
+
+// MustSchemaFor is schema.For[T], panicking on a type it cannot describe
+// (for schemas in step configs).
+func MustSchemaFor[T any]() *schema.Compiled { return mustFor[T]() }
+
+// DecodeResumeData decodes the data the step was resumed with into v.
+func DecodeResumeData(ctx StepContext, v any) error {
+	raw := ctx.ResumeData()
+	if raw == nil {
+		return errors.New("workflows: the step was not resumed")
+	}
+	return json.Unmarshal(raw, v)
+}
