@@ -23,6 +23,7 @@ import (
 	"github.com/gomastra/mastra/storage"
 	"github.com/gomastra/mastra/storage/postgres"
 	"github.com/gomastra/mastra/storage/sqlite"
+	"github.com/gomastra/mastra/stream"
 	"github.com/gomastra/mastra/tools"
 )
 
@@ -131,6 +132,10 @@ func durableAgent(t testing.TB, env durableEnv, store storage.Store, ready func(
 			if !resumed {
 				return sum{}, ctx.Suspend(map[string]any{"question": "pay?"})
 			}
+			if env.Scenario == "resumeblock" && env.Block {
+				ready()
+				select {}
+			}
 			if !ok.OK {
 				return sum{}, nil
 			}
@@ -238,6 +243,9 @@ func TestDurableChild(t *testing.T) {
 			ready()
 			select {}
 		}
+	case "resumeblock":
+		_, _ = a.ResumeGenerate(ctx, env.RunID, approval{OK: true})
+		t.Fatal("the resumed call should have blocked until killed")
 	case "resume":
 		fmt.Println("READY")
 		if _, err := bufio.NewReader(os.Stdin).ReadString('\n'); err != nil {
@@ -380,6 +388,46 @@ func TestRunKilledWhileSuspendedResumesAfterRestart(t *testing.T) {
 				t.Fatalf("resumed: %v", err)
 			}
 			if got := strings.Join(logLines(t, env.Log), " "); got != "pay:c1 pay:c1" {
+				t.Errorf("executions: %s", got)
+			}
+		})
+	}
+}
+
+// TestRunKilledDuringItsResumeResumesAgain: the process resuming a run
+// dies while the resumed call runs; another process finds the run
+// running and finishes it with the same resume data.
+func TestRunKilledDuringItsResumeResumesAgain(t *testing.T) {
+	for name, newStore := range stores(t) {
+		t.Run(name, func(t *testing.T) {
+			env := durableEnv{Scenario: "suspend", Store: newStore(t), Log: filepath.Join(t.TempDir(), "exec.log")}
+			first := startChild(t, env)
+			runID := strings.TrimPrefix(first.await(t, "SUSPENDED "), "SUSPENDED ")
+			_ = first.cmd.Wait()
+
+			env.Scenario, env.RunID, env.Block = "resumeblock", runID, true
+			second := startChild(t, env)
+			second.await(t, "READY")
+			second.kill(t)
+
+			env.Block = false
+			store := openStore(t, env.Store)
+			defer store.Close()
+			a := durableAgent(t, env, store, nil)
+			ctx := context.Background()
+			running, _, err := a.ListRunningRuns(ctx, agent.SuspendedRunsFilter{})
+			if err != nil || len(running) != 1 || running[0].RunID != runID {
+				t.Fatalf("running runs after the crash: %v %+v", err, running)
+			}
+			out, err := a.ResumeGenerate(ctx, runID, nil)
+			if err != nil || out.Text != "done" {
+				t.Fatalf("resumed again: %v", err)
+			}
+			sum := out.ToolResults[0].Payload.(stream.ToolResultPayload).Result
+			if b, _ := json.Marshal(sum); string(b) != `{"sum":2}` {
+				t.Errorf("the call did not get its resume data again: %s", b)
+			}
+			if got := strings.Join(logLines(t, env.Log), " "); got != "pay:c1 pay:c1 pay:c1" {
 				t.Errorf("executions: %s", got)
 			}
 		})

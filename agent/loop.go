@@ -75,7 +75,7 @@ func (a *Agent) newRun(ctx context.Context, o runOptions) (*run, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	r := &run{agent: a, opts: o, tools: toolset, ctx: ctx, cancel: cancel, messageID: newID(), baseModel: m, model: m, st: st,
 		policy:    transformPolicy(o, a),
-		persister: &persister{store: a.runStore(), runID: o.runID, agentID: a.cfg.ID},
+		persister: &persister{store: a.runStore(), runID: o.runID, agentID: a.cfg.ID, durable: a.cfg.Storage != nil},
 	}
 	r.active = activeSet(r.tools, o.activeTools)
 	return r, nil
@@ -734,6 +734,9 @@ func (r *run) executeCalls(resume *resumeInput) ([]model.ToolResultPart, bool, b
 		if resume != nil && resume.toolCallID == calls[i].ID {
 			return resume
 		}
+		if calls[i].Resume != nil {
+			return calls[i].Resume.input(calls[i].ID)
+		}
 		return nil
 	}
 	var wg sync.WaitGroup
@@ -855,8 +858,9 @@ func (r *run) record(res *callResult) {
 		pc.Status = callClient
 	case res.waiting != nil:
 		*pc = *res.waiting
+		pc.Resume = nil
 	default:
-		pc.Status, pc.Result = callDone, res.part
+		pc.Status, pc.Result, pc.Resume = callDone, res.part, nil
 		if raw, ok := res.part.Output.Value.(json.RawMessage); ok {
 			pc.Value = raw
 		}
@@ -954,7 +958,7 @@ func (r *run) executeOne(i int, pc pendingCall, events chan<- event, rs *resumeI
 	// call waiting for approval runs on an approval, a decline ends it,
 	// and a fresh call that needs approval waits for one.
 	switch {
-	case rs != nil && rs.approval != nil && pc.Status == callApproval:
+	case rs != nil && rs.approval != nil:
 		if !rs.approval.Approved {
 			return r.deniedResult(i, c, rs.approval.Reason)
 		}

@@ -150,6 +150,21 @@ func (a *Agent) resumeRun(ctx context.Context, runID string, req resumeRequest, 
 	r.instructions, r.history, r.user, r.input, r.response = snap.Instructions, snap.History, snap.User, snap.Input, snap.Response
 	r.stepN, r.usage, r.pending = snap.Step, snap.Usage, snap.Pending
 	r.messages = append(append(r.baseMessages(), r.input...), r.response...)
+	if in != nil {
+		// The waiting call runs again, with what the resume brought, saved
+		// at once: a new version, so that if this process dies during the
+		// call the run is found running and resumed again with the same
+		// data, under a claim of its own.
+		for i := range r.pending.Calls {
+			if c := &r.pending.Calls[i]; c.ID == in.toolCallID {
+				c.Status, c.Resume = callRunning, &storedResume{Data: in.data, Approval: in.approval}
+			}
+		}
+	}
+	if err := r.persist(storageRunning); err != nil {
+		r.cancel()
+		return nil, nil, err
+	}
 	return r, in, nil
 }
 

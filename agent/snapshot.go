@@ -90,6 +90,21 @@ type pendingCall struct {
 	// SuspendedRunID is the delegated run of a suspended agent or
 	// workflow tool.
 	SuspendedRunID string `json:"suspendedRunId,omitempty"`
+	// Resume is what a resume brought a waiting call, kept while the call
+	// runs again, so that a resume cut short by a crash is taken up again
+	// with the same data or decision.
+	Resume *storedResume `json:"resume,omitempty"`
+}
+
+// storedResume is a resumeInput as the snapshot keeps it.
+type storedResume struct {
+	Data     json.RawMessage   `json:"data,omitempty"`
+	Approval *approvalDecision `json:"approval,omitempty"`
+}
+
+// input is the stored resume as the loop takes it.
+func (s *storedResume) input(toolCallID string) *resumeInput {
+	return &resumeInput{toolCallID: toolCallID, data: s.Data, approval: s.Approval}
 }
 
 // call returns the pending call as the loop's call.
@@ -126,13 +141,24 @@ type persister struct {
 	agentID string
 	version int64
 	created time.Time
+	// durable says the store outlives the process (Config.Storage):
+	// only then are runs in progress saved, not just suspensions.
+	durable bool
+	// lost is set when a save found a newer version: another process
+	// took the run over, and this one never writes nor deletes its
+	// snapshot again.
+	lost bool
 }
 
-// save stores snap under status. A version conflict (another process
-// moved the run on) is an error: this process lost the run.
+// save stores snap under status. A version conflict means another
+// process took the run over: this run is lost to it (an error, and no
+// more writes).
 func (p *persister) save(ctx context.Context, status string, snap *snapshot) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if p.lost || (status == storage.RunRunning && !p.durable) {
+		return nil
+	}
 	raw, err := json.Marshal(snap)
 	if err != nil {
 		return fmt.Errorf("agent: encoding run snapshot: %w", err)
@@ -141,6 +167,10 @@ func (p *persister) save(ctx context.Context, status string, snap *snapshot) err
 		RunID: p.runID, Kind: storage.KindAgent, Name: p.agentID, ThreadID: snap.ThreadID, ResourceID: snap.ResourceID,
 		Status: status, Snapshot: raw, Version: p.version, CreatedAt: p.created,
 	})
+	if errors.Is(err, storage.ErrConflict) {
+		p.lost = true
+		return fmt.Errorf("agent: run %s was taken over by another resume: %w", p.runID, err)
+	}
 	if err != nil {
 		return fmt.Errorf("agent: saving run %s: %w", p.runID, err)
 	}
@@ -152,7 +182,7 @@ func (p *persister) save(ctx context.Context, status string, snap *snapshot) err
 func (p *persister) remove(ctx context.Context) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.version == 0 {
+	if p.version == 0 || p.lost {
 		return nil
 	}
 	if err := p.store.DeleteRun(ctx, p.runID); err != nil && !errors.Is(err, storage.ErrNotFound) {

@@ -17,12 +17,14 @@ import (
 	"github.com/gomastra/mastra/tools"
 )
 
-// resumeTarget is the suspended step a resume is for.
+// resumeTarget is the suspended step a resume is for. It is part of the
+// snapshot, so a resume cut short by a crash is taken up again with the
+// same data.
 type resumeTarget struct {
-	path []string
-	// index is the foreach iteration, -1 for the first suspended one.
-	index int
-	data  json.RawMessage
+	Step string `json:"step"`
+	// Index is the foreach iteration, -1 for every suspended one.
+	Index int             `json:"index"`
+	Data  json.RawMessage `json:"data"`
 }
 
 // outcome is how a node (or a step) ended.
@@ -46,6 +48,12 @@ func (r *Run) execute(parent context.Context, yield func(stream.Chunk, error) bo
 	r.mu.Unlock()
 	r.emit = func(c stream.Chunk) bool { return yield(c, nil) }
 	r.send(stream.TypeWorkflowStart, stream.FromWorkflow, map[string]any{"workflowId": r.wf.cfg.ID})
+	// A run with storage is found again even if its first step never
+	// ends (a crash).
+	if err := r.persist(ctx); err != nil {
+		r.finish(ctx, StatusFailed, nil, err)
+		return
+	}
 	nodes := r.wf.nodes
 	for {
 		r.mu.Lock()
@@ -182,11 +190,12 @@ func (r *Run) runStep(ctx context.Context, s *Step, key string, in json.RawMessa
 		if rt == nil {
 			return nil, suspended, nil
 		}
-		resumeData = rt.data
+		resumeData = rt.Data
 	}
 	res := &StepResult{Status: StatusRunning, Payload: in, StartedAt: nowMillis()}
 	if prior != nil && resumeData != nil {
 		res.StartedAt, res.ResumePayload, res.ResumedAt = prior.StartedAt, resumeData, nowMillis()
+		res.SuspendPayload, res.SuspendedAt = prior.SuspendPayload, prior.SuspendedAt
 	}
 	r.record(key, res)
 	callID := newID()
@@ -404,18 +413,18 @@ func (r *Run) runForeach(ctx context.Context, n *node, in json.RawMessage) (json
 	sem := make(chan struct{}, n.concurrency)
 	var wg sync.WaitGroup
 	for i := range items {
+		sem <- struct{}{}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			sem <- struct{}{}
 			defer func() { <-sem }()
 			outs[i], hows[i], errs[i] = r.runItem(ctx, s, rec, i, items[i])
 		}()
 	}
 	wg.Wait()
 	r.mu.Lock()
-	if r.resume != nil && r.resume.path[0] == s.ID() {
-		r.resume = nil
+	if r.state.Resume != nil && r.state.Resume.Step == s.ID() {
+		r.state.Resume = nil
 	}
 	r.mu.Unlock()
 	worst := done
@@ -467,7 +476,7 @@ func (r *Run) runItem(ctx context.Context, s *Step, rec *StepResult, i int, in j
 		if rt == nil {
 			return nil, suspended, nil
 		}
-		resumeData = rt.data
+		resumeData = rt.Data
 	}
 	item := &StepResult{Status: StatusRunning, Payload: in, StartedAt: nowMillis()}
 	r.mu.Lock()
@@ -476,6 +485,7 @@ func (r *Run) runItem(ctx context.Context, s *Step, rec *StepResult, i int, in j
 	inv := r.invocation(s, s.ID(), resumeData, prior)
 	if resumeData != nil {
 		item.ResumePayload, item.ResumedAt = resumeData, nowMillis()
+		item.SuspendPayload, item.SuspendedAt = prior.SuspendPayload, prior.SuspendedAt
 	}
 	result, err := s.tool.Execute(withFrame(ctx, &frame{run: r, stepID: s.ID(), step: s}), in, inv)
 	r.mu.Lock()
@@ -499,19 +509,19 @@ func (r *Run) runItem(ctx context.Context, s *Step, rec *StepResult, i int, in j
 func (r *Run) takeResume(key string, index int) *resumeTarget {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	rt := r.resume
-	if rt == nil || rt.path[len(rt.path)-1] != key {
+	rt := r.state.Resume
+	if rt == nil || rt.Step != key {
 		return nil
 	}
-	if index >= 0 && rt.index >= 0 && rt.index != index {
+	if index >= 0 && rt.Index >= 0 && rt.Index != index {
 		return nil
 	}
-	if index >= 0 && rt.index < 0 {
+	if index >= 0 && rt.Index < 0 {
 		// A foreach resumed without an index: every suspended
 		// iteration gets the data (runForeach clears the resume).
 		return rt
 	}
-	r.resume = nil
+	r.state.Resume = nil
 	return rt
 }
 

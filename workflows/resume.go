@@ -83,7 +83,7 @@ func (r *Run) prepareResume(ctx context.Context, opts ResumeOptions) error {
 		if len(path) > 1 {
 			data, _ = json.Marshal(nestedResume{Step: path[1:], Data: data})
 		}
-		target = &resumeTarget{path: []string{path[0]}, index: index, data: data}
+		target = &resumeTarget{Step: path[0], Index: index, Data: data}
 	case StatusRunning:
 		if len(opts.Step) > 0 {
 			return errNotSuspended
@@ -95,9 +95,24 @@ func (r *Run) prepareResume(ctx context.Context, opts ResumeOptions) error {
 		return err
 	}
 	r.mu.Lock()
-	r.resume, r.state.Status, r.state.Suspended = target, StatusRunning, nil
+	if target != nil {
+		r.state.Resume = target
+	}
+	r.state.Status, r.state.Suspended = StatusRunning, nil
 	r.mu.Unlock()
-	return nil
+	// Saved at once: a new version, so that if this process dies during
+	// the resumed step, the run is found running and resumed again (with
+	// the same data) under a claim of its own.
+	return r.persistClaimed(ctx)
+}
+
+// persistClaimed saves a claimed run; in memory only, the snapshot
+// stays as it was (a suspension) until the run moves on.
+func (r *Run) persistClaimed(ctx context.Context) error {
+	if r.wf.cfg.Storage == nil {
+		return nil
+	}
+	return r.persist(ctx)
 }
 
 // errNotSuspended is Mastra's error for resuming a run that is not

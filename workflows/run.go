@@ -148,6 +148,8 @@ type runState struct {
 	Result         json.RawMessage        `json:"result,omitempty"`
 	Error          *ErrorInfo             `json:"error,omitempty"`
 	RequestContext map[string]any         `json:"requestContext,omitempty"`
+	// Resume is the resume under way (cleared once its step has run).
+	Resume *resumeTarget `json:"resume,omitempty"`
 	// Order lists step ids in the order they first ran; Path the
 	// sequential ones (Mastra's stepExecutionPath).
 	Order []string `json:"order,omitempty"`
@@ -168,7 +170,9 @@ type Run struct {
 	emitMu sync.Mutex
 	emit   func(stream.Chunk) bool
 	cancel context.CancelCauseFunc
-	resume *resumeTarget
+	// lost is set when another process took the run over (a save found
+	// a newer version): this run then never writes its snapshot again.
+	lost bool
 }
 
 // RunOption configures a run.
@@ -296,13 +300,24 @@ func (r *Run) Status() string {
 	return r.state.Status
 }
 
-// persist saves the snapshot of a resumable run; a finished run's is
-// deleted.
+// persist saves the snapshot of a resumable run and deletes a finished
+// run's. Without Config.Storage only suspensions are saved (a run in
+// memory cannot outlive its process anyway). A save that finds a newer
+// version means another process took the run over: this run is lost to
+// it and never writes (nor deletes) the snapshot again.
 func (r *Run) persist(ctx context.Context) error {
 	r.mu.Lock()
-	raw, err := json.Marshal(r.state)
+	if r.lost {
+		r.mu.Unlock()
+		return nil
+	}
 	status := r.state.Status
 	version := r.version
+	if status == StatusRunning && r.wf.cfg.Storage == nil {
+		r.mu.Unlock()
+		return nil
+	}
+	raw, err := json.Marshal(r.state)
 	r.mu.Unlock()
 	if err != nil {
 		return fmt.Errorf("workflows: encoding the snapshot of run %s: %w", r.id, err)
@@ -322,6 +337,12 @@ func (r *Run) persist(ctx context.Context) error {
 		return nil
 	}
 	v, err := store.SaveRun(ctx, storage.Run{RunID: r.id, Kind: storage.KindWorkflow, Name: r.wf.cfg.ID, Status: status, Snapshot: raw, Version: version, CreatedAt: r.created})
+	if errors.Is(err, storage.ErrConflict) {
+		r.mu.Lock()
+		r.lost = true
+		r.mu.Unlock()
+		return fmt.Errorf("workflows: run %s was taken over by another resume: %w", r.id, err)
+	}
 	if err != nil {
 		return fmt.Errorf("workflows: saving run %s: %w", r.id, err)
 	}
