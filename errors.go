@@ -54,6 +54,8 @@ const (
 	// IDGetWorkflowNotFound: [Mastra.GetWorkflow] found no workflow under
 	// the key.
 	IDGetWorkflowNotFound = "MASTRA_GET_WORKFLOW_BY_ID_NOT_FOUND"
+	// IDGetAgentNotFound: [Mastra.GetAgent] found no agent under the key.
+	IDGetAgentNotFound = "MASTRA_GET_AGENT_BY_NAME_NOT_FOUND"
 )
 
 // Sentinel errors for errors.Is. A registry *Error matches them by ID.
@@ -67,6 +69,8 @@ var (
 	// ErrWorkflowNotFound matches GetWorkflow's error (id
 	// IDGetWorkflowNotFound).
 	ErrWorkflowNotFound = errors.New("mastra: workflow not found")
+	// ErrAgentNotFound matches GetAgent's error (id IDGetAgentNotFound).
+	ErrAgentNotFound = errors.New("mastra: agent not found")
 )
 
 // Error is Mastra's MastraError: an error with a stable ID, a domain, a
@@ -105,6 +109,8 @@ func (e *Error) Is(target error) bool {
 		return e.ID == IDGetToolByNameNotFound || e.ID == IDGetToolByIDNotFound
 	case ErrWorkflowNotFound:
 		return e.ID == IDGetWorkflowNotFound
+	case ErrAgentNotFound:
+		return e.ID == IDGetAgentNotFound
 	case ErrNilTool:
 		return e.ID == IDAddToolUndefined
 	}

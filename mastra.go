@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/gomastra/mastra/agent"
 	"github.com/gomastra/mastra/tools"
 	"github.com/gomastra/mastra/workflows"
 )
@@ -24,6 +25,8 @@ type Config struct {
 	Tools map[string]*tools.Tool
 	// Workflows are registered under their keys (nil entries skipped).
 	Workflows map[string]*workflows.Workflow
+	// Agents are registered under their keys (nil entries skipped).
+	Agents map[string]*agent.Agent
 	// Logger is the registry's logger; nil means slog.Default().
 	Logger *slog.Logger
 }
@@ -41,9 +44,11 @@ type Mastra struct {
 	tools map[string]*tools.Tool
 	// keys are the keys of tools in JavaScript property order.
 	keys []string
-	// workflows and workflowKeys likewise.
+	// workflows and workflowKeys likewise; agents and agentKeys too.
 	workflows    map[string]*workflows.Workflow
 	workflowKeys []string
+	agents       map[string]*agent.Agent
+	agentKeys    []string
 }
 
 var _ tools.Registry = (*Mastra)(nil)
@@ -62,7 +67,70 @@ func New(cfg Config) *Mastra {
 			m.AddWorkflow(w, key)
 		}
 	}
+	for _, key := range slices.Sorted(maps.Keys(cfg.Agents)) {
+		if a := cfg.Agents[key]; a != nil {
+			m.AddAgent(a, key)
+		}
+	}
 	return m
+}
+
+// AddAgent registers a under key (its id when key is empty); the first
+// agent under a key wins.
+func (m *Mastra) AddAgent(a *agent.Agent, key string) {
+	if key == "" {
+		key = a.ID()
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.agents == nil {
+		m.agents = map[string]*agent.Agent{}
+	}
+	if _, ok := m.agents[key]; ok {
+		return
+	}
+	m.agents[key] = a
+	m.agentKeys = insertKey(m.agentKeys, key)
+}
+
+// GetAgent returns the agent registered under key. When there is none it
+// returns an *Error matching [ErrAgentNotFound]: ID [IDGetAgentNotFound],
+// text "Agent with name <key> not found", details {"status": 404,
+// "agentName": key, "agents": the keys}.
+func (m *Mastra) GetAgent(key string) (*agent.Agent, error) {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	if a, ok := m.agents[key]; ok {
+		return a, nil
+	}
+	return nil, &Error{
+		ID: IDGetAgentNotFound, Domain: DomainMastra, Category: CategoryUser,
+		Text:    "Agent with name " + key + " not found",
+		Details: map[string]any{"status": 404, "agentName": key, "agents": strings.Join(m.agentKeys, ", ")},
+	}
+}
+
+// ListAgents returns a copy of the registered agents by key.
+func (m *Mastra) ListAgents() map[string]*agent.Agent {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	out := make(map[string]*agent.Agent, len(m.agents))
+	maps.Copy(out, m.agents)
+	return out
+}
+
+// AgentKeys returns the agents' keys in Mastra's order.
+func (m *Mastra) AgentKeys() []string {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	return append([]string(nil), m.agentKeys...)
+}
+
+// WorkflowKeys returns the workflows' keys in Mastra's order.
+func (m *Mastra) WorkflowKeys() []string {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	return append([]string(nil), m.workflowKeys...)
 }
 
 // AddWorkflow registers w under key (its id when key is empty); the

@@ -143,6 +143,53 @@ func New(cfg Config) (*Agent, error) {
 // ID returns the agent's id.
 func (a *Agent) ID() string { return a.cfg.ID }
 
+// Name returns the agent's name (its id when it has none).
+func (a *Agent) Name() string {
+	if a.cfg.Name == "" {
+		return a.cfg.ID
+	}
+	return a.cfg.Name
+}
+
+// Description returns the agent's description.
+func (a *Agent) Description() string { return a.cfg.Description }
+
+// Instructions returns the agent's instructions.
+func (a *Agent) Instructions() string { return a.cfg.Instructions }
+
+// Model returns the agent's model, resolved for rc when it is chosen per
+// request (ModelFunc).
+func (a *Agent) Model(ctx context.Context, rc *tools.RequestContext) (model.LanguageModel, error) {
+	return a.resolveModel(ctx, runOptions{requestContext: rc})
+}
+
+// Tools returns the tools a run with request context rc offers, by
+// model-facing name: the agent's own, its ToolsFunc's, its signals',
+// and its agent-<key> and workflow-<key> tools.
+func (a *Agent) Tools(ctx context.Context, rc *tools.RequestContext) (map[string]*tools.Tool, error) {
+	if rc == nil {
+		rc = tools.NewRequestContext(nil)
+	}
+	return a.runTools(ctx, runOptions{requestContext: rc})
+}
+
+// OwnTools returns the tools the agent was configured with (Tools and
+// ToolsFunc's, not its sub-agents' and workflows'), by key: what Mastra's
+// agent routes list as the agent's tools.
+func (a *Agent) OwnTools(ctx context.Context, rc *tools.RequestContext) (map[string]*tools.Tool, error) {
+	all, err := a.Tools(ctx, rc)
+	if err != nil {
+		return nil, err
+	}
+	for k := range a.agentTools {
+		delete(all, k)
+	}
+	return all, nil
+}
+
+// Storage returns the agent's storage, or nil.
+func (a *Agent) Storage() storage.Store { return a.cfg.Storage }
+
 var (
 	unsafeToolName = regexp.MustCompile(`[^a-zA-Z0-9_-]`)
 	validToolName  = regexp.MustCompile(`^[a-zA-Z_][a-zA-Z0-9_-]{0,62}$`)
