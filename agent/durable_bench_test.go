@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/gomastra/mastra/agent"
+	"github.com/gomastra/mastra/internal/crashtest"
 	"github.com/gomastra/mastra/internal/pgtest"
 	"github.com/gomastra/mastra/model"
 )
@@ -22,9 +23,9 @@ func BenchmarkSuspendResume(b *testing.B) {
 			if name == "postgres" {
 				spec = "postgres:" + pgtest.DSN(b)
 			}
-			store := openStore(b, spec)
+			store := crashtest.OpenStore(b, spec)
 			defer store.Close()
-			env := durableEnv{} // no execution log: fsyncs would dominate
+			env := crashtest.Env{} // no execution log: fsyncs would dominate
 			a := durableAgent(b, env, store, nil)
 			ctx := context.Background()
 			var size int

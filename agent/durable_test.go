@@ -1,28 +1,21 @@
 package agent_test
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"iter"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/gomastra/mastra/agent"
+	"github.com/gomastra/mastra/internal/crashtest"
 	"github.com/gomastra/mastra/internal/pgtest"
 	"github.com/gomastra/mastra/model"
 	"github.com/gomastra/mastra/schema"
 	"github.com/gomastra/mastra/storage"
-	"github.com/gomastra/mastra/storage/postgres"
-	"github.com/gomastra/mastra/storage/sqlite"
 	"github.com/gomastra/mastra/stream"
 	"github.com/gomastra/mastra/tools"
 )
@@ -32,64 +25,9 @@ import (
 // store and is killed with SIGKILL at a chosen point; the run is then found
 // and finished by another process.
 
-const childEnv = "GOMASTRA_DURABLE_CHILD"
-
-// durableEnv is what a child needs: the store and the execution log.
-type durableEnv struct {
-	Scenario string `json:"scenario"`
-	Store    string `json:"store"` // "sqlite:<path>" or "postgres:<dsn>"
-	Log      string `json:"log"`
-	RunID    string `json:"runId,omitempty"`
-	Block    bool   `json:"block"`
-}
-
-func openStore(t testing.TB, spec string) storage.Store {
-	t.Helper()
-	var (
-		s   storage.Store
-		err error
-	)
-	switch kind, arg, _ := strings.Cut(spec, ":"); kind {
-	case "sqlite":
-		s, err = sqlite.Open(context.Background(), arg)
-	case "postgres":
-		s, err = postgres.Open(context.Background(), arg)
-	default:
-		err = fmt.Errorf("unknown store %q", spec)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
-
-// logLine appends one line to the execution log, durably (none when
-// path is empty).
-func logLine(path, line string) {
-	if path == "" {
-		return
-	}
-	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
-	if err != nil {
-		panic(err)
-	}
-	defer f.Close()
-	if _, err := f.WriteString(line + "\n"); err != nil {
-		panic(err)
-	}
-	if err := f.Sync(); err != nil {
-		panic(err)
-	}
-}
-
-func logLines(t *testing.T, path string) []string {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		t.Fatal(err)
-	}
-	return strings.Fields(string(b))
-}
+// durable starts the children: TestDurableChild, its payload (a
+// crashtest.Env) in GOMASTRA_DURABLE_CHILD.
+var durable = crashtest.Harness{Test: "TestDurableChild", EnvVar: "GOMASTRA_DURABLE_CHILD"}
 
 type numbers struct {
 	A int `json:"a"`
@@ -105,15 +43,15 @@ type approval struct {
 // durableAgent is the agent both processes run: add logs each execution;
 // slow logs too and, in a child told to block, waits (once add's result
 // is saved) until it is killed; pay suspends until resumed.
-func durableAgent(t testing.TB, env durableEnv, store storage.Store, ready func()) *agent.Agent {
+func durableAgent(t testing.TB, env crashtest.Env, store storage.Store, ready func()) *agent.Agent {
 	add := tools.New(tools.Config[numbers, sum]{ID: "add", Execute: func(ctx tools.Context, in numbers) (sum, error) {
-		logLine(env.Log, "add:"+ctx.ToolCallID())
+		crashtest.LogLine(env.Log, "add:"+ctx.ToolCallID())
 		return sum{Sum: in.A + in.B}, nil
 	}})
 	slow := tools.New(tools.Config[numbers, sum]{ID: "slow",
 		SuspendSchema: mustFor[approval](), // suspend-capable: the step's calls run one by one
 		Execute: func(ctx tools.Context, in numbers) (sum, error) {
-			logLine(env.Log, "slow:"+ctx.ToolCallID())
+			crashtest.LogLine(env.Log, "slow:"+ctx.ToolCallID())
 			if env.Block {
 				waitForSavedCall(ctx, store, ctx.RunID(), "c1")
 				ready()
@@ -124,7 +62,7 @@ func durableAgent(t testing.TB, env durableEnv, store storage.Store, ready func(
 	pay := tools.New(tools.Config[numbers, sum]{ID: "pay",
 		ResumeSchema: mustFor[approval](),
 		Execute: func(ctx tools.Context, in numbers) (sum, error) {
-			logLine(env.Log, "pay:"+ctx.ToolCallID())
+			crashtest.LogLine(env.Log, "pay:"+ctx.ToolCallID())
 			ok, resumed, err := tools.ResumeDataAs[approval](ctx)
 			if err != nil {
 				return sum{}, err
@@ -152,6 +90,14 @@ func durableAgent(t testing.TB, env durableEnv, store storage.Store, ready func(
 	return a
 }
 
+// restarted is the process that comes after the crash: the agent again,
+// on env's store opened anew (see crashtest.Restart).
+func restarted(t *testing.T, env *crashtest.Env) (*agent.Agent, storage.Store) {
+	t.Helper()
+	store := crashtest.Restart(t, env)
+	return durableAgent(t, *env, store, nil), store
+}
+
 func mustFor[T any]() *schema.Compiled {
 	s, err := schema.For[T]()
 	if err != nil {
@@ -163,23 +109,22 @@ func mustFor[T any]() *schema.Compiled {
 // waitForSavedCall polls the store until the run's snapshot records call
 // id as ended (the child's cue that killing it now loses nothing).
 func waitForSavedCall(ctx context.Context, store storage.Store, runID, id string) {
-	for ctx.Err() == nil {
-		if r, err := store.GetRun(ctx, runID); err == nil {
-			var snap struct {
-				Pending *struct {
-					Calls []struct{ ID, Status string }
-				}
-			}
-			if json.Unmarshal(r.Snapshot, &snap) == nil && snap.Pending != nil {
-				for _, c := range snap.Pending.Calls {
-					if c.ID == id && c.Status == "done" {
-						return
-					}
-				}
+	crashtest.PollRun(ctx, store, runID, func(raw json.RawMessage) bool {
+		var snap struct {
+			Pending *struct {
+				Calls []struct{ ID, Status string }
 			}
 		}
-		time.Sleep(5 * time.Millisecond)
-	}
+		if json.Unmarshal(raw, &snap) != nil || snap.Pending == nil {
+			return false
+		}
+		for _, c := range snap.Pending.Calls {
+			if c.ID == id && c.Status == "done" {
+				return true
+			}
+		}
+		return false
+	})
 }
 
 // statefulModel answers from the conversation, not from a call count, so
@@ -216,15 +161,9 @@ func (statefulModel) Stream(_ context.Context, req *model.Request) iter.Seq2[mod
 // TestDurableChild is the child process's body; it does nothing in a
 // normal test run.
 func TestDurableChild(t *testing.T) {
-	raw := os.Getenv(childEnv)
-	if raw == "" {
-		t.Skip("runs only as a child of the durable-run tests")
-	}
-	var env durableEnv
-	if err := json.Unmarshal([]byte(raw), &env); err != nil {
-		t.Fatal(err)
-	}
-	store := openStore(t, env.Store)
+	var env crashtest.Env
+	durable.Payload(t, &env)
+	store := crashtest.OpenStore(t, env.Store)
 	defer store.Close()
 	ready := func() { fmt.Println("READY") }
 	a := durableAgent(t, env, store, ready)
@@ -248,9 +187,7 @@ func TestDurableChild(t *testing.T) {
 		t.Fatal("the resumed call should have blocked until killed")
 	case "resume":
 		fmt.Println("READY")
-		if _, err := bufio.NewReader(os.Stdin).ReadString('\n'); err != nil {
-			t.Fatal(err)
-		}
+		crashtest.AwaitRelease(t)
 		out, err := a.ResumeGenerate(ctx, env.RunID, approval{OK: true})
 		switch {
 		case err == nil && out.Text == "done":
@@ -268,190 +205,98 @@ func TestDurableChild(t *testing.T) {
 	}
 }
 
-// child is a running child process.
-type child struct {
-	cmd   *exec.Cmd
-	out   *bufio.Reader
-	stdin io.WriteCloser
-}
-
-func startChild(t *testing.T, env durableEnv) *child {
-	t.Helper()
-	raw, _ := json.Marshal(env)
-	cmd := exec.Command(os.Args[0], "-test.run=^TestDurableChild$", "-test.count=1")
-	cmd.Env = append(os.Environ(), childEnv+"="+string(raw))
-	cmd.Stderr = os.Stderr
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
-	})
-	return &child{cmd: cmd, out: bufio.NewReader(stdout), stdin: stdin}
-}
-
-// await reads the child's output until a line starting with prefix.
-func (c *child) await(t *testing.T, prefix string) string {
-	t.Helper()
-	for {
-		line, err := c.out.ReadString('\n')
-		if err != nil {
-			t.Fatalf("child ended before %q: %v", prefix, err)
-		}
-		if strings.HasPrefix(line, prefix) {
-			return strings.TrimSpace(line)
-		}
-	}
-}
-
-func (c *child) kill(t *testing.T) {
-	t.Helper()
-	if err := c.cmd.Process.Signal(syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	_ = c.cmd.Wait()
-}
-
-// stores are the backends the durable tests run on.
-func stores(t *testing.T) map[string]func(t *testing.T) string {
-	return map[string]func(t *testing.T) string{
-		"sqlite":   func(t *testing.T) string { return "sqlite:" + filepath.Join(t.TempDir(), "mastra.db") },
-		"postgres": func(t *testing.T) string { return "postgres:" + pgtest.DSN(t) },
-	}
-}
-
 func TestRunKilledMidStepCompletesAfterRestart(t *testing.T) {
-	for name, newStore := range stores(t) {
-		t.Run(name, func(t *testing.T) {
-			env := durableEnv{Scenario: "midstep", Store: newStore(t), Log: filepath.Join(t.TempDir(), "exec.log"), Block: true}
-			c := startChild(t, env)
-			c.await(t, "READY")
-			c.kill(t)
+	crashtest.EachStore(t, crashtest.Env{Scenario: "midstep", Block: true}, func(t *testing.T, env crashtest.Env) {
+		durable.Start(t, env).KillAt(t, "READY")
 
-			// The restarted process finds the run and finishes it.
-			env.Block = false
-			store := openStore(t, env.Store)
-			defer store.Close()
-			a := durableAgent(t, env, store, nil)
-			ctx := context.Background()
-			running, _, err := a.ListRunningRuns(ctx, agent.SuspendedRunsFilter{})
-			if err != nil || len(running) != 1 || len(running[0].ToolCalls) != 1 || running[0].ToolCalls[0].ToolName != "slow" {
-				t.Fatalf("running runs after the crash: %v %+v", err, running)
-			}
-			out, err := a.ResumeGenerate(ctx, running[0].RunID, nil)
-			if err != nil || out.Text != "done" {
-				t.Fatalf("resumed: %v, %+v", err, out)
-			}
-			if got := strings.Join(logLines(t, env.Log), " "); got != "add:c1 slow:c2 slow:c2" {
-				t.Errorf("executions: %s (add must not run again)", got)
-			}
-			if left, _, _ := a.ListRunningRuns(ctx, agent.SuspendedRunsFilter{}); len(left) != 0 {
-				t.Errorf("a finished run is still stored: %+v", left)
-			}
-			msgs, err := store.ListMessages(ctx, "thread-1", 0)
-			if err != nil || len(msgs) != 4 || msgs[0].Role != "user" || msgs[3].Role != "assistant" {
-				t.Errorf("memory after the crash: %v, %d messages", err, len(msgs))
-			}
-		})
-	}
+		// The restarted process finds the run and finishes it.
+		a, store := restarted(t, &env)
+		ctx := context.Background()
+		running, _, err := a.ListRunningRuns(ctx, agent.SuspendedRunsFilter{})
+		if err != nil || len(running) != 1 || len(running[0].ToolCalls) != 1 || running[0].ToolCalls[0].ToolName != "slow" {
+			t.Fatalf("running runs after the crash: %v %+v", err, running)
+		}
+		out, err := a.ResumeGenerate(ctx, running[0].RunID, nil)
+		if err != nil || out.Text != "done" {
+			t.Fatalf("resumed: %v, %+v", err, out)
+		}
+		if got := strings.Join(crashtest.LogLines(t, env.Log), " "); got != "add:c1 slow:c2 slow:c2" {
+			t.Errorf("executions: %s (add must not run again)", got)
+		}
+		if left, _, _ := a.ListRunningRuns(ctx, agent.SuspendedRunsFilter{}); len(left) != 0 {
+			t.Errorf("a finished run is still stored: %+v", left)
+		}
+		msgs, err := store.ListMessages(ctx, "thread-1", 0)
+		if err != nil || len(msgs) != 4 || msgs[0].Role != "user" || msgs[3].Role != "assistant" {
+			t.Errorf("memory after the crash: %v, %d messages", err, len(msgs))
+		}
+	})
 }
 
 func TestRunKilledWhileSuspendedResumesAfterRestart(t *testing.T) {
-	for name, newStore := range stores(t) {
-		t.Run(name, func(t *testing.T) {
-			env := durableEnv{Scenario: "suspend", Store: newStore(t), Log: filepath.Join(t.TempDir(), "exec.log"), Block: true}
-			c := startChild(t, env)
-			runID := strings.TrimPrefix(c.await(t, "SUSPENDED "), "SUSPENDED ")
-			c.await(t, "READY")
-			c.kill(t)
+	crashtest.EachStore(t, crashtest.Env{Scenario: "suspend", Block: true}, func(t *testing.T, env crashtest.Env) {
+		c := durable.Start(t, env)
+		runID := c.AwaitRest(t, "SUSPENDED ")
+		c.KillAt(t, "READY")
 
-			env.Block = false
-			store := openStore(t, env.Store)
-			defer store.Close()
-			a := durableAgent(t, env, store, nil)
-			ctx := context.Background()
-			suspended, _, err := a.ListSuspendedRuns(ctx, agent.SuspendedRunsFilter{ThreadID: "thread-1"})
-			if err != nil || len(suspended) != 1 || suspended[0].RunID != runID {
-				t.Fatalf("suspended runs after the crash: %v %+v", err, suspended)
-			}
-			out, err := a.ResumeGenerate(ctx, runID, approval{OK: true})
-			if err != nil || out.Text != "done" {
-				t.Fatalf("resumed: %v", err)
-			}
-			if got := strings.Join(logLines(t, env.Log), " "); got != "pay:c1 pay:c1" {
-				t.Errorf("executions: %s", got)
-			}
-		})
-	}
+		a, _ := restarted(t, &env)
+		ctx := context.Background()
+		suspended, _, err := a.ListSuspendedRuns(ctx, agent.SuspendedRunsFilter{ThreadID: "thread-1"})
+		if err != nil || len(suspended) != 1 || suspended[0].RunID != runID {
+			t.Fatalf("suspended runs after the crash: %v %+v", err, suspended)
+		}
+		out, err := a.ResumeGenerate(ctx, runID, approval{OK: true})
+		if err != nil || out.Text != "done" {
+			t.Fatalf("resumed: %v", err)
+		}
+		if got := strings.Join(crashtest.LogLines(t, env.Log), " "); got != "pay:c1 pay:c1" {
+			t.Errorf("executions: %s", got)
+		}
+	})
 }
 
 // TestRunKilledDuringItsResumeResumesAgain: the process resuming a run
 // dies while the resumed call runs; another process finds the run
 // running and finishes it with the same resume data.
 func TestRunKilledDuringItsResumeResumesAgain(t *testing.T) {
-	for name, newStore := range stores(t) {
-		t.Run(name, func(t *testing.T) {
-			env := durableEnv{Scenario: "suspend", Store: newStore(t), Log: filepath.Join(t.TempDir(), "exec.log")}
-			first := startChild(t, env)
-			runID := strings.TrimPrefix(first.await(t, "SUSPENDED "), "SUSPENDED ")
-			_ = first.cmd.Wait()
+	crashtest.EachStore(t, crashtest.Env{Scenario: "suspend"}, func(t *testing.T, env crashtest.Env) {
+		first := durable.Start(t, env)
+		runID := first.AwaitRest(t, "SUSPENDED ")
+		_ = first.Cmd.Wait()
 
-			env.Scenario, env.RunID, env.Block = "resumeblock", runID, true
-			second := startChild(t, env)
-			second.await(t, "READY")
-			second.kill(t)
+		env.Scenario, env.RunID, env.Block = "resumeblock", runID, true
+		durable.Start(t, env).KillAt(t, "READY")
 
-			env.Block = false
-			store := openStore(t, env.Store)
-			defer store.Close()
-			a := durableAgent(t, env, store, nil)
-			ctx := context.Background()
-			running, _, err := a.ListRunningRuns(ctx, agent.SuspendedRunsFilter{})
-			if err != nil || len(running) != 1 || running[0].RunID != runID {
-				t.Fatalf("running runs after the crash: %v %+v", err, running)
-			}
-			out, err := a.ResumeGenerate(ctx, runID, nil)
-			if err != nil || out.Text != "done" {
-				t.Fatalf("resumed again: %v", err)
-			}
-			sum := out.ToolResults[0].Payload.(stream.ToolResultPayload).Result
-			if b, _ := json.Marshal(sum); string(b) != `{"sum":2}` {
-				t.Errorf("the call did not get its resume data again: %s", b)
-			}
-			if got := strings.Join(logLines(t, env.Log), " "); got != "pay:c1 pay:c1 pay:c1" {
-				t.Errorf("executions: %s", got)
-			}
-		})
-	}
+		a, _ := restarted(t, &env)
+		ctx := context.Background()
+		running, _, err := a.ListRunningRuns(ctx, agent.SuspendedRunsFilter{})
+		if err != nil || len(running) != 1 || running[0].RunID != runID {
+			t.Fatalf("running runs after the crash: %v %+v", err, running)
+		}
+		out, err := a.ResumeGenerate(ctx, runID, nil)
+		if err != nil || out.Text != "done" {
+			t.Fatalf("resumed again: %v", err)
+		}
+		sum := out.ToolResults[0].Payload.(stream.ToolResultPayload).Result
+		if b, _ := json.Marshal(sum); string(b) != `{"sum":2}` {
+			t.Errorf("the call did not get its resume data again: %s", b)
+		}
+		if got := strings.Join(crashtest.LogLines(t, env.Log), " "); got != "pay:c1 pay:c1 pay:c1" {
+			t.Errorf("executions: %s", got)
+		}
+	})
 }
 
 // TestTwoProcessesShareARun: a run suspended in process A is resumed in
 // B and C at once, on one PostgreSQL: exactly one resume goes through.
 func TestTwoProcessesShareARun(t *testing.T) {
-	env := durableEnv{Scenario: "suspend", Store: "postgres:" + pgtest.DSN(t), Log: filepath.Join(t.TempDir(), "exec.log")}
-	a := startChild(t, env)
-	runID := strings.TrimPrefix(a.await(t, "SUSPENDED "), "SUSPENDED ")
-	_ = a.cmd.Wait()
+	env := crashtest.Env{Scenario: "suspend", Store: "postgres:" + pgtest.DSN(t), Log: filepath.Join(t.TempDir(), "exec.log")}
+	a := durable.Start(t, env)
+	runID := a.AwaitRest(t, "SUSPENDED ")
+	_ = a.Cmd.Wait()
 
 	env.Scenario, env.RunID = "resume", runID
-	b, c := startChild(t, env), startChild(t, env)
-	b.await(t, "READY")
-	c.await(t, "READY")
-	for _, p := range []*child{b, c} {
-		if _, err := io.WriteString(p.stdin, "GO\n"); err != nil {
-			t.Fatal(err)
-		}
-	}
-	results := []string{b.await(t, ""), c.await(t, "")}
+	_, results := durable.Race(t, env, 2)
 	resumed := 0
 	for _, r := range results {
 		if r == "RESUMED" {
@@ -461,7 +306,7 @@ func TestTwoProcessesShareARun(t *testing.T) {
 	if resumed != 1 {
 		t.Errorf("results %v: want exactly one RESUMED", results)
 	}
-	if got := strings.Join(logLines(t, env.Log), " "); got != "pay:c1 pay:c1" {
+	if got := strings.Join(crashtest.LogLines(t, env.Log), " "); got != "pay:c1 pay:c1" {
 		t.Errorf("executions: %s (the resumed call must run once)", got)
 	}
 }

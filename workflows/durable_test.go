@@ -1,26 +1,19 @@
 package workflows_test
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
-	"syscall"
 	"testing"
-	"time"
 
+	"github.com/gomastra/mastra/internal/crashtest"
 	"github.com/gomastra/mastra/internal/pgtest"
 	"github.com/gomastra/mastra/schema"
 	"github.com/gomastra/mastra/storage"
-	"github.com/gomastra/mastra/storage/postgres"
-	"github.com/gomastra/mastra/storage/sqlite"
 	"github.com/gomastra/mastra/tools"
 	"github.com/gomastra/mastra/workflows"
 )
@@ -30,63 +23,9 @@ import (
 // runs a workflow on a real store and is killed with SIGKILL at a chosen
 // point; the run is then found and finished by another process.
 
-const childEnv = "GOMASTRA_WORKFLOW_DURABLE_CHILD"
-
-// durableEnv is what a child needs: the store and the execution log.
-type durableEnv struct {
-	Scenario string `json:"scenario"`
-	Store    string `json:"store"` // "sqlite:<path>" or "postgres:<dsn>"
-	Log      string `json:"log"`
-	RunID    string `json:"runId,omitempty"`
-	Block    bool   `json:"block"`
-}
-
-func openStore(t testing.TB, spec string) storage.Store {
-	t.Helper()
-	var (
-		s   storage.Store
-		err error
-	)
-	switch kind, arg, _ := strings.Cut(spec, ":"); kind {
-	case "sqlite":
-		s, err = sqlite.Open(context.Background(), arg)
-	case "postgres":
-		s, err = postgres.Open(context.Background(), arg)
-	default:
-		err = fmt.Errorf("unknown store %q", spec)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
-
-// logLine appends one line to the execution log, durably.
-func logLine(path, line string) {
-	if path == "" {
-		return
-	}
-	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
-	if err != nil {
-		panic(err)
-	}
-	defer f.Close()
-	if _, err := f.WriteString(line + "\n"); err != nil {
-		panic(err)
-	}
-	if err := f.Sync(); err != nil {
-		panic(err)
-	}
-}
-
-func logLines(t *testing.T, path string) string {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		t.Fatal(err)
-	}
-	return strings.Join(strings.Fields(string(b)), " ")
-}
+// durable starts the children: TestWorkflowDurableChild, its payload (a
+// crashtest.Env) in GOMASTRA_WORKFLOW_DURABLE_CHILD.
+var durable = crashtest.Harness{Test: "TestWorkflowDurableChild", EnvVar: "GOMASTRA_WORKFLOW_DURABLE_CHILD"}
 
 type num struct {
 	N int `json:"n"`
@@ -112,10 +51,10 @@ func mustFor[T any]() *schema.Compiled {
 // seqWorkflow is s1 (n+1) -> s2 (n*10) -> s3 (n+2), each logging its
 // executions; in a child told to block, s2 waits (once s1's success is
 // saved) until it is killed.
-func seqWorkflow(t testing.TB, env durableEnv, store storage.Store, ready func()) *workflows.Workflow {
+func seqWorkflow(t testing.TB, env crashtest.Env, store storage.Store, ready func()) *workflows.Workflow {
 	step := func(id string, f func(int) int, block bool) *workflows.Step {
 		return workflows.NewStep(workflows.StepConfig[num, num]{ID: id, Execute: func(ctx workflows.StepContext, in num) (num, error) {
-			logLine(env.Log, id)
+			crashtest.LogLine(env.Log, id)
 			if block && env.Block {
 				waitForSavedStep(ctx, store, ctx.RunID(), "s1")
 				ready()
@@ -137,15 +76,15 @@ func seqWorkflow(t testing.TB, env durableEnv, store storage.Store, ready func()
 // approvalWorkflow is prep (n+1) -> approve (suspends until approved,
 // then n*100) -> finish (n+1), each logging its executions; in a child
 // told to block, approve, once resumed, waits until it is killed.
-func approvalWorkflow(t testing.TB, env durableEnv, store storage.Store, ready func()) *workflows.Workflow {
+func approvalWorkflow(t testing.TB, env crashtest.Env, store storage.Store, ready func()) *workflows.Workflow {
 	prep := workflows.NewStep(workflows.StepConfig[num, num]{ID: "prep", Execute: func(_ workflows.StepContext, in num) (num, error) {
-		logLine(env.Log, "prep")
+		crashtest.LogLine(env.Log, "prep")
 		return num{N: in.N + 1}, nil
 	}})
 	approve := workflows.NewStep(workflows.StepConfig[num, num]{ID: "approve",
 		SuspendSchema: mustFor[question](), ResumeSchema: mustFor[approval](),
 		Execute: func(ctx workflows.StepContext, in num) (num, error) {
-			logLine(env.Log, "approve")
+			crashtest.LogLine(env.Log, "approve")
 			a, resumed, err := tools.ResumeDataAs[approval](ctx)
 			if err != nil {
 				return num{}, err
@@ -163,7 +102,7 @@ func approvalWorkflow(t testing.TB, env durableEnv, store storage.Store, ready f
 			return num{N: in.N * 100}, nil
 		}})
 	finish := workflows.NewStep(workflows.StepConfig[num, num]{ID: "finish", Execute: func(_ workflows.StepContext, in num) (num, error) {
-		logLine(env.Log, "finish")
+		crashtest.LogLine(env.Log, "finish")
 		return num{N: in.N + 1}, nil
 	}})
 	w := workflows.New(workflows.Config{ID: "durable-approval", Storage: store}).Then(prep).Then(approve).Then(finish)
@@ -176,33 +115,22 @@ func approvalWorkflow(t testing.TB, env durableEnv, store storage.Store, ready f
 // waitForSavedStep polls the store until the run's snapshot records step
 // id as succeeded (the child's cue that killing it now loses nothing).
 func waitForSavedStep(ctx context.Context, store storage.Store, runID, id string) {
-	for ctx.Err() == nil {
-		if r, err := store.GetRun(ctx, runID); err == nil {
-			var snap struct {
-				Steps map[string]struct {
-					Status string `json:"status"`
-				} `json:"steps"`
-			}
-			if json.Unmarshal(r.Snapshot, &snap) == nil && snap.Steps[id].Status == workflows.StatusSuccess {
-				return
-			}
+	crashtest.PollRun(ctx, store, runID, func(raw json.RawMessage) bool {
+		var snap struct {
+			Steps map[string]struct {
+				Status string `json:"status"`
+			} `json:"steps"`
 		}
-		time.Sleep(5 * time.Millisecond)
-	}
+		return json.Unmarshal(raw, &snap) == nil && snap.Steps[id].Status == workflows.StatusSuccess
+	})
 }
 
 // TestWorkflowDurableChild is the child process's body; it does nothing
 // in a normal test run.
 func TestWorkflowDurableChild(t *testing.T) {
-	raw := os.Getenv(childEnv)
-	if raw == "" {
-		t.Skip("runs only as a child of the durable-run tests")
-	}
-	var env durableEnv
-	if err := json.Unmarshal([]byte(raw), &env); err != nil {
-		t.Fatal(err)
-	}
-	store := openStore(t, env.Store)
+	var env crashtest.Env
+	durable.Payload(t, &env)
+	store := crashtest.OpenStore(t, env.Store)
 	defer store.Close()
 	ctx := context.Background()
 	switch env.Scenario {
@@ -228,9 +156,7 @@ func TestWorkflowDurableChild(t *testing.T) {
 			t.Fatal(err)
 		}
 		fmt.Println("READY")
-		if _, err := bufio.NewReader(os.Stdin).ReadString('\n'); err != nil {
-			t.Fatal(err)
-		}
+		crashtest.AwaitRelease(t)
 		res, err := run.Resume(ctx, workflows.ResumeOptions{Step: []string{"approve"}, Data: approval{OK: true}})
 		switch {
 		case err == nil && res.Status == workflows.StatusSuccess && string(res.Result) == `{"n":201}`:
@@ -245,151 +171,71 @@ func TestWorkflowDurableChild(t *testing.T) {
 	}
 }
 
-// child is a running child process.
-type child struct {
-	cmd   *exec.Cmd
-	out   *bufio.Reader
-	stdin io.WriteCloser
-}
-
-func startChild(t *testing.T, env durableEnv) *child {
-	t.Helper()
-	raw, _ := json.Marshal(env)
-	cmd := exec.Command(os.Args[0], "-test.run=^TestWorkflowDurableChild$", "-test.count=1")
-	cmd.Env = append(os.Environ(), childEnv+"="+string(raw))
-	cmd.Stderr = os.Stderr
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
-	})
-	return &child{cmd: cmd, out: bufio.NewReader(stdout), stdin: stdin}
-}
-
-// await reads the child's output until a line starting with prefix.
-func (c *child) await(t *testing.T, prefix string) string {
-	t.Helper()
-	for {
-		line, err := c.out.ReadString('\n')
-		if err != nil {
-			t.Fatalf("child ended before %q: %v", prefix, err)
-		}
-		if strings.HasPrefix(line, prefix) {
-			return strings.TrimSpace(line)
-		}
-	}
-}
-
-func (c *child) kill(t *testing.T) {
-	t.Helper()
-	if err := c.cmd.Process.Signal(syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	_ = c.cmd.Wait()
-}
-
-// wait waits for the child to exit on its own, successfully.
-func (c *child) wait(t *testing.T) {
-	t.Helper()
-	_, _ = io.Copy(io.Discard, c.out)
-	if err := c.cmd.Wait(); err != nil {
-		t.Fatalf("child: %v", err)
-	}
-}
-
-// stores are the backends the durable tests run on.
-func stores() map[string]func(t *testing.T) string {
-	return map[string]func(t *testing.T) string{
-		"sqlite":   func(t *testing.T) string { return "sqlite:" + filepath.Join(t.TempDir(), "mastra.db") },
-		"postgres": func(t *testing.T) string { return "postgres:" + pgtest.DSN(t) },
-	}
-}
-
 // TestWorkflowKilledMidStepResumesAfterRestart: a process dies (kill -9)
 // in step 2 of 3, after step 1's result was saved; another process finds
 // the run left running, resumes it, and step 1 does not run again.
 func TestWorkflowKilledMidStepResumesAfterRestart(t *testing.T) {
-	for name, newStore := range stores() {
-		t.Run(name, func(t *testing.T) {
-			env := durableEnv{Scenario: "midstep", Store: newStore(t), Log: filepath.Join(t.TempDir(), "exec.log"), Block: true}
-			c := startChild(t, env)
-			c.await(t, "READY")
-			c.kill(t)
+	crashtest.EachStore(t, crashtest.Env{Scenario: "midstep", Block: true}, func(t *testing.T, env crashtest.Env) {
+		durable.Start(t, env).KillAt(t, "READY")
 
-			env.Block = false
-			store := openStore(t, env.Store)
-			defer store.Close()
-			w := seqWorkflow(t, env, store, nil)
-			ctx := context.Background()
-			running, err := w.ListRuns(ctx, workflows.StatusRunning)
-			if err != nil || len(running) != 1 || running[0].Status != storage.RunRunning || running[0].Kind != storage.KindWorkflow || running[0].Name != "durable-seq" {
-				t.Fatalf("running runs after the crash: %v %+v", err, running)
-			}
-			run, err := w.LoadRun(ctx, running[0].RunID)
-			if err != nil {
-				t.Fatal(err)
-			}
-			res, err := run.Resume(ctx, workflows.ResumeOptions{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if res.Status != workflows.StatusSuccess || string(res.Result) != `{"n":22}` || res.RunID != running[0].RunID {
-				t.Fatalf("resumed: %+v", res)
-			}
-			if got := strings.Join(res.StepExecutionPath, " "); got != "s1 s2 s3" {
-				t.Errorf("step execution path %q", got)
-			}
-			if s1 := res.Steps["s1"]; s1 == nil || string(s1.Output) != `{"n":2}` {
-				t.Errorf("step 1's record after the crash: %+v", s1)
-			}
-			if got := logLines(t, env.Log); got != "s1 s2 s2 s3" {
-				t.Errorf("executions: %s (s1 must run once, s2 twice)", got)
-			}
-			if left, err := w.ListRuns(ctx, ""); err != nil || len(left) != 0 {
-				t.Errorf("a finished run is still stored: %v %+v", err, left)
-			}
-			// The finished run cannot be resumed again.
-			if _, err := w.LoadRun(ctx, running[0].RunID); !errors.Is(err, storage.ErrNotFound) {
-				t.Errorf("LoadRun of a finished run: %v", err)
-			}
-		})
-	}
+		store := crashtest.Restart(t, &env)
+		w := seqWorkflow(t, env, store, nil)
+		ctx := context.Background()
+		running, err := w.ListRuns(ctx, workflows.StatusRunning)
+		if err != nil || len(running) != 1 || running[0].Status != storage.RunRunning || running[0].Kind != storage.KindWorkflow || running[0].Name != "durable-seq" {
+			t.Fatalf("running runs after the crash: %v %+v", err, running)
+		}
+		run, err := w.LoadRun(ctx, running[0].RunID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := run.Resume(ctx, workflows.ResumeOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Status != workflows.StatusSuccess || string(res.Result) != `{"n":22}` || res.RunID != running[0].RunID {
+			t.Fatalf("resumed: %+v", res)
+		}
+		if got := strings.Join(res.StepExecutionPath, " "); got != "s1 s2 s3" {
+			t.Errorf("step execution path %q", got)
+		}
+		if s1 := res.Steps["s1"]; s1 == nil || string(s1.Output) != `{"n":2}` {
+			t.Errorf("step 1's record after the crash: %+v", s1)
+		}
+		if got := strings.Join(crashtest.LogLines(t, env.Log), " "); got != "s1 s2 s2 s3" {
+			t.Errorf("executions: %s (s1 must run once, s2 twice)", got)
+		}
+		if left, err := w.ListRuns(ctx, ""); err != nil || len(left) != 0 {
+			t.Errorf("a finished run is still stored: %v %+v", err, left)
+		}
+		// The finished run cannot be resumed again.
+		if _, err := w.LoadRun(ctx, running[0].RunID); !errors.Is(err, storage.ErrNotFound) {
+			t.Errorf("LoadRun of a finished run: %v", err)
+		}
+	})
 }
 
 // TestWorkflowSuspendedResumesInAnotherProcess: a run suspends in one
 // process, which then exits or is killed; another process loads it and
 // resumes the suspended step with data.
 func TestWorkflowSuspendedResumesInAnotherProcess(t *testing.T) {
-	for name, newStore := range stores() {
+	for name, newStore := range crashtest.Stores() {
 		for _, killed := range []bool{false, true} {
 			sub := name + "/exit"
 			if killed {
 				sub = name + "/kill"
 			}
 			t.Run(sub, func(t *testing.T) {
-				env := durableEnv{Scenario: "suspend", Store: newStore(t), Log: filepath.Join(t.TempDir(), "exec.log"), Block: killed}
-				c := startChild(t, env)
-				runID := strings.TrimPrefix(c.await(t, "SUSPENDED "), "SUSPENDED ")
+				env := crashtest.Env{Scenario: "suspend", Store: newStore(t), Log: filepath.Join(t.TempDir(), "exec.log"), Block: killed}
+				c := durable.Start(t, env)
+				runID := c.AwaitRest(t, "SUSPENDED ")
 				if killed {
-					c.await(t, "READY")
-					c.kill(t)
+					c.KillAt(t, "READY")
 				} else {
-					c.wait(t)
+					c.Wait(t)
 				}
 
-				env.Block = false
-				store := openStore(t, env.Store)
-				defer store.Close()
+				store := crashtest.Restart(t, &env)
 				w := approvalWorkflow(t, env, store, nil)
 				ctx := context.Background()
 				suspended, err := w.ListRuns(ctx, workflows.StatusSuspended)
@@ -416,7 +262,7 @@ func TestWorkflowSuspendedResumesInAnotherProcess(t *testing.T) {
 				if rec == nil || string(rec.ResumePayload) != `{"ok":true,"note":"fine"}` || rec.ResumedAt == 0 || string(rec.Output) != `{"n":200}` {
 					t.Errorf("approve's record: %+v", rec)
 				}
-				if got := logLines(t, env.Log); got != "prep approve approve finish" {
+				if got := strings.Join(crashtest.LogLines(t, env.Log), " "); got != "prep approve approve finish" {
 					t.Errorf("executions: %s", got)
 				}
 				if left, err := w.ListRuns(ctx, ""); err != nil || len(left) != 0 {
@@ -432,21 +278,13 @@ func TestWorkflowSuspendedResumesInAnotherProcess(t *testing.T) {
 // through, the other fails with storage.ErrConflict, and the suspended
 // step runs exactly once more.
 func TestTwoProcessesResumeOneWorkflowRun(t *testing.T) {
-	env := durableEnv{Scenario: "suspend", Store: "postgres:" + pgtest.DSN(t), Log: filepath.Join(t.TempDir(), "exec.log")}
-	a := startChild(t, env)
-	runID := strings.TrimPrefix(a.await(t, "SUSPENDED "), "SUSPENDED ")
-	a.wait(t)
+	env := crashtest.Env{Scenario: "suspend", Store: "postgres:" + pgtest.DSN(t), Log: filepath.Join(t.TempDir(), "exec.log")}
+	a := durable.Start(t, env)
+	runID := a.AwaitRest(t, "SUSPENDED ")
+	a.Wait(t)
 
 	env.Scenario, env.RunID = "resume", runID
-	b, c := startChild(t, env), startChild(t, env)
-	b.await(t, "READY")
-	c.await(t, "READY")
-	for _, p := range []*child{b, c} {
-		if _, err := io.WriteString(p.stdin, "GO\n"); err != nil {
-			t.Fatal(err)
-		}
-	}
-	results := []string{b.await(t, ""), c.await(t, "")}
+	children, results := durable.Race(t, env, 2)
 	counts := map[string]int{}
 	for _, r := range results {
 		counts[r]++
@@ -454,12 +292,13 @@ func TestTwoProcessesResumeOneWorkflowRun(t *testing.T) {
 	if counts["RESUMED"] != 1 || counts["CONFLICT"] != 1 {
 		t.Errorf("results %v: want one RESUMED and one CONFLICT", results)
 	}
-	b.wait(t)
-	c.wait(t)
-	if got := logLines(t, env.Log); got != "prep approve approve finish" {
+	for _, c := range children {
+		c.Wait(t)
+	}
+	if got := strings.Join(crashtest.LogLines(t, env.Log), " "); got != "prep approve approve finish" {
 		t.Errorf("executions: %s (the resumed step must run once)", got)
 	}
-	store := openStore(t, env.Store)
+	store := crashtest.OpenStore(t, env.Store)
 	defer store.Close()
 	if _, err := store.GetRun(context.Background(), runID); !errors.Is(err, storage.ErrNotFound) {
 		t.Errorf("the finished run is still stored: %v", err)
@@ -472,53 +311,45 @@ func TestTwoProcessesResumeOneWorkflowRun(t *testing.T) {
 // claim saves a new version at once, and the run is then found running,
 // with the resume data it was given).
 func TestWorkflowKilledDuringResumeResumesAgain(t *testing.T) {
-	for name, newStore := range stores() {
-		t.Run(name, func(t *testing.T) {
-			env := durableEnv{Scenario: "suspend", Store: newStore(t), Log: filepath.Join(t.TempDir(), "exec.log")}
-			a := startChild(t, env)
-			runID := strings.TrimPrefix(a.await(t, "SUSPENDED "), "SUSPENDED ")
-			a.wait(t)
+	crashtest.EachStore(t, crashtest.Env{Scenario: "suspend"}, func(t *testing.T, env crashtest.Env) {
+		a := durable.Start(t, env)
+		runID := a.AwaitRest(t, "SUSPENDED ")
+		a.Wait(t)
 
-			env.Scenario, env.RunID, env.Block = "resume", runID, true
-			b := startChild(t, env)
-			b.await(t, "READY")
-			if _, err := io.WriteString(b.stdin, "GO\n"); err != nil {
-				t.Fatal(err)
-			}
-			b.await(t, "BLOCKED")
-			b.kill(t)
+		env.Scenario, env.RunID, env.Block = "resume", runID, true
+		b := durable.Start(t, env)
+		b.Await(t, "READY")
+		b.Release(t)
+		b.KillAt(t, "BLOCKED")
 
-			env.Block = false
-			store := openStore(t, env.Store)
-			defer store.Close()
-			w := approvalWorkflow(t, env, store, nil)
-			ctx := context.Background()
-			left, err := w.ListRuns(ctx, "")
-			if err != nil || len(left) != 1 || left[0].RunID != runID {
-				t.Fatalf("runs after the crash: %v %+v", err, left)
-			}
-			run, err := w.LoadRun(ctx, runID)
-			if err != nil {
-				t.Fatal(err)
-			}
-			// Left suspended (the resume never saved anything) or running
-			// (it did): either way it must go on, with the approval given
-			// again if the run still waits for it.
-			res, err := run.Resume(ctx, workflows.ResumeOptions{Step: []string{"approve"}, Data: approval{OK: true}})
-			if run.Status() == workflows.StatusRunning && err != nil {
-				res, err = run.Resume(ctx, workflows.ResumeOptions{})
-			}
-			if err == nil && res.Status == workflows.StatusSuspended {
-				res, err = run.Resume(ctx, workflows.ResumeOptions{Step: []string{"approve"}, Data: approval{OK: true}})
-			}
-			if err != nil {
-				t.Fatalf("resuming again after the resuming process died: %v", err)
-			}
-			if res.Status != workflows.StatusSuccess || string(res.Result) != `{"n":201}` {
-				t.Fatalf("resumed: %+v", res)
-			}
-		})
-	}
+		store := crashtest.Restart(t, &env)
+		w := approvalWorkflow(t, env, store, nil)
+		ctx := context.Background()
+		left, err := w.ListRuns(ctx, "")
+		if err != nil || len(left) != 1 || left[0].RunID != runID {
+			t.Fatalf("runs after the crash: %v %+v", err, left)
+		}
+		run, err := w.LoadRun(ctx, runID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Left suspended (the resume never saved anything) or running
+		// (it did): either way it must go on, with the approval given
+		// again if the run still waits for it.
+		res, err := run.Resume(ctx, workflows.ResumeOptions{Step: []string{"approve"}, Data: approval{OK: true}})
+		if run.Status() == workflows.StatusRunning && err != nil {
+			res, err = run.Resume(ctx, workflows.ResumeOptions{})
+		}
+		if err == nil && res.Status == workflows.StatusSuspended {
+			res, err = run.Resume(ctx, workflows.ResumeOptions{Step: []string{"approve"}, Data: approval{OK: true}})
+		}
+		if err != nil {
+			t.Fatalf("resuming again after the resuming process died: %v", err)
+		}
+		if res.Status != workflows.StatusSuccess || string(res.Result) != `{"n":201}` {
+			t.Fatalf("resumed: %+v", res)
+		}
+	})
 }
 
 // TestTakeOverLeavesTheTakersRunAlone: a process that recovers a run its

@@ -1,0 +1,77 @@
+package crashtest_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/gomastra/mastra/internal/crashtest"
+	"github.com/gomastra/mastra/storage"
+)
+
+func TestLogLines(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "exec.log")
+	if got := crashtest.LogLines(t, path); len(got) != 0 {
+		t.Errorf("a missing log: %q", got)
+	}
+	crashtest.LogLine("", "ignored") // no log: nothing happens
+	crashtest.LogLine(path, "a")
+	crashtest.LogLine(path, "b:c1")
+	crashtest.LogLine(path, "a")
+	if got, want := crashtest.LogLines(t, path), []string{"a", "b:c1", "a"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("LogLines = %q, want %q", got, want)
+	}
+}
+
+func TestOpenStoreAndPollRun(t *testing.T) {
+	spec := crashtest.Stores()["sqlite"](t)
+	store := crashtest.OpenStore(t, spec)
+	defer store.Close()
+	ctx := context.Background()
+	if _, err := store.SaveRun(ctx, storage.Run{RunID: "r1", Kind: storage.KindWorkflow, Name: "w", Status: storage.RunRunning, Snapshot: json.RawMessage(`{"n":1}`)}); err != nil {
+		t.Fatal(err)
+	}
+	polls := 0
+	crashtest.PollRun(ctx, store, "r1", func(snap json.RawMessage) bool {
+		polls++
+		return polls == 3 && string(snap) == `{"n":1}`
+	})
+	if polls != 3 {
+		t.Errorf("PollRun stopped after %d polls, want 3", polls)
+	}
+}
+
+var harness = crashtest.Harness{Test: "TestHarnessChild", EnvVar: "GOMASTRA_CRASHTEST_CHILD"}
+
+// TestHarnessChild is the child of TestHarness.
+func TestHarnessChild(t *testing.T) {
+	var env crashtest.Env
+	harness.Payload(t, &env)
+	fmt.Println("noise")
+	fmt.Println("HELLO " + env.RunID)
+	crashtest.AwaitRelease(t)
+	fmt.Println("RELEASED")
+	if env.Block {
+		select {}
+	}
+}
+
+func TestHarness(t *testing.T) {
+	c := harness.Start(t, crashtest.Env{RunID: "r1", Block: true})
+	if got := c.AwaitRest(t, "HELLO "); got != "r1" {
+		t.Errorf("AwaitRest = %q, want r1", got)
+	}
+	c.Release(t)
+	if got := c.Await(t, "REL"); got != "RELEASED" {
+		t.Errorf("Await = %q, want RELEASED", got)
+	}
+	c.Kill(t)
+
+	c = harness.Start(t, crashtest.Env{RunID: "r2"})
+	c.AwaitRest(t, "HELLO ")
+	c.Release(t)
+	c.Wait(t)
+}
