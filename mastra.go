@@ -1,6 +1,7 @@
 package mastra
 
 import (
+	"cmp"
 	"log/slog"
 	"maps"
 	"slices"
@@ -44,11 +45,9 @@ type Mastra struct {
 	tools map[string]*tools.Tool
 	// keys are the keys of tools in JavaScript property order.
 	keys []string
-	// workflows and workflowKeys likewise; agents and agentKeys too.
-	workflows    map[string]*workflows.Workflow
-	workflowKeys []string
-	agents       map[string]*agent.Agent
-	agentKeys    []string
+	// workflows and agents are the other sections.
+	workflows keyed[*workflows.Workflow]
+	agents    keyed[*agent.Agent]
 }
 
 var _ tools.Registry = (*Mastra)(nil)
@@ -75,22 +74,52 @@ func New(cfg Config) *Mastra {
 	return m
 }
 
+// keyed is a registry section: entries by key, and the keys in Mastra's
+// order. Its methods are called with Mastra.mu held.
+type keyed[T any] struct {
+	items map[string]T
+	keys  []string
+}
+
+// add registers v under key; the first entry under a key wins.
+func (k *keyed[T]) add(key string, v T) {
+	if k.items == nil {
+		k.items = map[string]T{}
+	}
+	if _, ok := k.items[key]; ok {
+		return
+	}
+	k.items[key] = v
+	k.keys = insertKey(k.keys, key)
+}
+
+// get returns the entry under key, or the not-found error: id, text
+// "<text prefix><key> not found", details {status: 404, <detail>: key,
+// <plural>: the keys}.
+func (k *keyed[T]) get(key, id, textPrefix, detail, plural string) (T, error) {
+	if v, ok := k.items[key]; ok {
+		return v, nil
+	}
+	var zero T
+	return zero, &Error{
+		ID: id, Domain: DomainMastra, Category: CategoryUser,
+		Text:    textPrefix + key + " not found",
+		Details: map[string]any{"status": 404, detail: key, plural: strings.Join(k.keys, ", ")},
+	}
+}
+
+func (k *keyed[T]) list() map[string]T {
+	out := make(map[string]T, len(k.items))
+	maps.Copy(out, k.items)
+	return out
+}
+
 // AddAgent registers a under key (its id when key is empty); the first
 // agent under a key wins.
 func (m *Mastra) AddAgent(a *agent.Agent, key string) {
-	if key == "" {
-		key = a.ID()
-	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.agents == nil {
-		m.agents = map[string]*agent.Agent{}
-	}
-	if _, ok := m.agents[key]; ok {
-		return
-	}
-	m.agents[key] = a
-	m.agentKeys = insertKey(m.agentKeys, key)
+	m.agents.add(cmp.Or(key, a.ID()), a)
 }
 
 // GetAgent returns the agent registered under key. When there is none it
@@ -100,55 +129,29 @@ func (m *Mastra) AddAgent(a *agent.Agent, key string) {
 func (m *Mastra) GetAgent(key string) (*agent.Agent, error) {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
-	if a, ok := m.agents[key]; ok {
-		return a, nil
-	}
-	return nil, &Error{
-		ID: IDGetAgentNotFound, Domain: DomainMastra, Category: CategoryUser,
-		Text:    "Agent with name " + key + " not found",
-		Details: map[string]any{"status": 404, "agentName": key, "agents": strings.Join(m.agentKeys, ", ")},
-	}
+	return m.agents.get(key, IDGetAgentNotFound, "Agent with name ", "agentName", "agents")
 }
 
 // ListAgents returns a copy of the registered agents by key.
 func (m *Mastra) ListAgents() map[string]*agent.Agent {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
-	out := make(map[string]*agent.Agent, len(m.agents))
-	maps.Copy(out, m.agents)
-	return out
+	return m.agents.list()
 }
 
 // AgentKeys returns the agents' keys in Mastra's order.
 func (m *Mastra) AgentKeys() []string {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
-	return append([]string(nil), m.agentKeys...)
-}
-
-// WorkflowKeys returns the workflows' keys in Mastra's order.
-func (m *Mastra) WorkflowKeys() []string {
-	m.mu.RLock()
-	defer m.mu.RUnlock()
-	return append([]string(nil), m.workflowKeys...)
+	return append([]string(nil), m.agents.keys...)
 }
 
 // AddWorkflow registers w under key (its id when key is empty); the
 // first workflow under a key wins, as with tools.
 func (m *Mastra) AddWorkflow(w *workflows.Workflow, key string) {
-	if key == "" {
-		key = w.ID()
-	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.workflows == nil {
-		m.workflows = map[string]*workflows.Workflow{}
-	}
-	if _, ok := m.workflows[key]; ok {
-		return
-	}
-	m.workflows[key] = w
-	m.workflowKeys = insertKey(m.workflowKeys, key)
+	m.workflows.add(cmp.Or(key, w.ID()), w)
 }
 
 // GetWorkflow returns the workflow registered under key. When there is
@@ -158,23 +161,21 @@ func (m *Mastra) AddWorkflow(w *workflows.Workflow, key string) {
 func (m *Mastra) GetWorkflow(key string) (*workflows.Workflow, error) {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
-	if w, ok := m.workflows[key]; ok {
-		return w, nil
-	}
-	return nil, &Error{
-		ID: IDGetWorkflowNotFound, Domain: DomainMastra, Category: CategoryUser,
-		Text:    "Workflow with ID " + key + " not found",
-		Details: map[string]any{"status": 404, "workflowId": key, "workflows": strings.Join(m.workflowKeys, ", ")},
-	}
+	return m.workflows.get(key, IDGetWorkflowNotFound, "Workflow with ID ", "workflowId", "workflows")
 }
 
 // ListWorkflows returns a copy of the registered workflows by key.
 func (m *Mastra) ListWorkflows() map[string]*workflows.Workflow {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
-	out := make(map[string]*workflows.Workflow, len(m.workflows))
-	maps.Copy(out, m.workflows)
-	return out
+	return m.workflows.list()
+}
+
+// WorkflowKeys returns the workflows' keys in Mastra's order.
+func (m *Mastra) WorkflowKeys() []string {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	return append([]string(nil), m.workflows.keys...)
 }
 
 // Logger returns the registry's logger, never nil.
