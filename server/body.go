@@ -1,0 +1,303 @@
+package server
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"io"
+	"math"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/gomastra/mastra/tools"
+)
+
+// errTooLarge is Mastra's answer to a body over the limit.
+var errTooLarge = errorf(http.StatusRequestEntityTooLarge, "Request body too large")
+
+// readBody reads the request body, at most s.maxBody bytes.
+func (s *Server) readBody(r *http.Request) ([]byte, error) {
+	if r.ContentLength > s.maxBody {
+		return nil, errTooLarge
+	}
+	b, err := io.ReadAll(io.LimitReader(r.Body, s.maxBody+1))
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return nil, errTooLarge
+		}
+		return nil, errorf(http.StatusBadRequest, "Failed to read request body")
+	}
+	if int64(len(b)) > s.maxBody {
+		return nil, errTooLarge
+	}
+	return b, nil
+}
+
+// fields is a request body: an object's members as raw JSON.
+type fields map[string]json.RawMessage
+
+// readFields reads and decodes a JSON object body. An empty body is {}.
+// Invalid JSON is Mastra's 400 with the parser's message (V8's text) on
+// the field "body"; a body that is not an object fails on "root".
+func (s *Server) readFields(r *http.Request) (fields, error) {
+	b, err := s.readBody(r)
+	if err != nil {
+		return nil, err
+	}
+	return parseFields(b)
+}
+
+func parseFields(b []byte) (fields, error) {
+	t := bytes.TrimSpace(b)
+	if len(t) == 0 {
+		return fields{}, nil
+	}
+	var f fields
+	if err := json.Unmarshal(t, &f); err != nil {
+		if msg := v8SyntaxError(b); msg != "" {
+			return nil, invalidBody(issue{Field: "body", Message: msg})
+		}
+		return nil, invalidBody(issue{Field: "root", Message: "Invalid input: expected object, received " + jsType(t)})
+	}
+	if t[0] != '{' {
+		return nil, invalidBody(issue{Field: "root", Message: "Invalid input: expected object, received " + jsType(t)})
+	}
+	return f, nil
+}
+
+// jsType is the Zod name of a JSON value's type ("undefined" for none).
+func jsType(raw json.RawMessage) string {
+	t := bytes.TrimSpace(raw)
+	if len(t) == 0 {
+		return "undefined"
+	}
+	switch t[0] {
+	case '"':
+		return "string"
+	case '{':
+		return "object"
+	case '[':
+		return "array"
+	case 't', 'f':
+		return "boolean"
+	case 'n':
+		return "null"
+	}
+	return "number"
+}
+
+// expected is Zod's message for a value of the wrong type.
+func expected(want string, raw json.RawMessage) string {
+	return "Invalid input: expected " + want + ", received " + jsType(raw)
+}
+
+// validator collects the issues of one body.
+type validator struct {
+	f      fields
+	issues []issue
+	// fatal is an error found while reading the body that is not a body
+	// issue (a thread of another resource: 403); issues take precedence.
+	fatal error
+}
+
+func (v *validator) add(field, msg string) {
+	v.issues = append(v.issues, issue{Field: field, Message: msg})
+}
+
+func (v *validator) err() error {
+	if len(v.issues) == 0 {
+		return nil
+	}
+	return invalidBody(v.issues...)
+}
+
+// str reads an optional string field; required makes absence an issue.
+func (v *validator) str(key string, required bool) (string, bool) {
+	raw, ok := v.f[key]
+	if !ok {
+		if required {
+			v.add(key, expected("string", nil))
+		}
+		return "", false
+	}
+	var s string
+	if jsType(raw) != "string" || json.Unmarshal(raw, &s) != nil {
+		v.add(key, expected("string", raw))
+		return "", false
+	}
+	return s, true
+}
+
+// boolean reads an optional boolean field.
+func (v *validator) boolean(key string, required bool) (bool, bool) {
+	raw, ok := v.f[key]
+	if !ok {
+		if required {
+			v.add(key, expected("boolean", nil))
+		}
+		return false, false
+	}
+	var b bool
+	if jsType(raw) != "boolean" || json.Unmarshal(raw, &b) != nil {
+		v.add(key, expected("boolean", raw))
+		return false, false
+	}
+	return b, true
+}
+
+// number reads an optional number field.
+func (v *validator) number(key string) (float64, bool) {
+	raw, ok := v.f[key]
+	if !ok {
+		return 0, false
+	}
+	var n float64
+	if jsType(raw) != "number" || json.Unmarshal(raw, &n) != nil {
+		v.add(key, expected("number", raw))
+		return 0, false
+	}
+	return n, true
+}
+
+// record reads an optional object field as a map.
+func (v *validator) record(key string) (map[string]any, bool) {
+	raw, ok := v.f[key]
+	if !ok {
+		return nil, false
+	}
+	var m map[string]any
+	if jsType(raw) != "object" || json.Unmarshal(raw, &m) != nil {
+		v.add(key, expected("record", raw))
+		return nil, false
+	}
+	return m, true
+}
+
+// object reads an optional object field as raw members.
+func (v *validator) object(key string) (fields, bool) {
+	raw, ok := v.f[key]
+	if !ok {
+		return nil, false
+	}
+	var m fields
+	if jsType(raw) != "object" || json.Unmarshal(raw, &m) != nil {
+		v.add(key, expected("object", raw))
+		return nil, false
+	}
+	return m, true
+}
+
+// strings reads an optional array of strings.
+func (v *validator) strings(key string) ([]string, bool) {
+	raw, ok := v.f[key]
+	if !ok {
+		return nil, false
+	}
+	if jsType(raw) != "array" {
+		v.add(key, expected("array", raw))
+		return nil, false
+	}
+	var items []json.RawMessage
+	if json.Unmarshal(raw, &items) != nil {
+		v.add(key, expected("array", raw))
+		return nil, false
+	}
+	out := make([]string, 0, len(items))
+	good := true
+	for i, it := range items {
+		var s string
+		if jsType(it) != "string" || json.Unmarshal(it, &s) != nil {
+			v.add(key+"."+strconv.Itoa(i), expected("string", it))
+			good = false
+			continue
+		}
+		out = append(out, s)
+	}
+	return out, good
+}
+
+// reservedKeys are request-context keys the server never takes from a
+// client: the memory thread and resource are set from the body's
+// memory (and the auth hook), never from requestContext.
+var reservedKeys = []string{tools.ResourceIDKey, tools.ThreadIDKey}
+
+// requestContext builds a run's request context from a client's entries,
+// without the reserved keys, plus the authenticated resource when there
+// is one (Mastra's auth middleware sets mastra__resourceId).
+func requestContext(entries map[string]any, authResource string) *tools.RequestContext {
+	for _, k := range reservedKeys {
+		delete(entries, k)
+	}
+	rc := tools.NewRequestContext(entries)
+	if authResource != "" {
+		_ = rc.Set(tools.ResourceIDKey, authResource)
+	}
+	return rc
+}
+
+// bodyRequestContext reads the body's requestContext object.
+func (v *validator) requestContext(authResource string) *tools.RequestContext {
+	m, _ := v.record("requestContext")
+	return requestContext(m, authResource)
+}
+
+// queryRequestContext reads ?requestContext=<base64 JSON object> (standard
+// or URL-safe alphabet, padding optional).
+func queryRequestContext(r *http.Request, authResource string) (*tools.RequestContext, error) {
+	q := r.URL.Query().Get("requestContext")
+	if q == "" {
+		return requestContext(nil, authResource), nil
+	}
+	var raw []byte
+	var err error
+	for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.RawStdEncoding, base64.URLEncoding, base64.RawURLEncoding} {
+		if raw, err = enc.DecodeString(q); err == nil {
+			break
+		}
+	}
+	var m map[string]any
+	if err != nil || json.Unmarshal(raw, &m) != nil || m == nil {
+		return nil, invalidQuery(issue{Field: "requestContext", Message: "Invalid request context: expected base64-encoded JSON object"})
+	}
+	return requestContext(m, authResource), nil
+}
+
+// queryInt reads a non-negative integer query parameter (min is the
+// smallest value allowed).
+func queryInt(r *http.Request, key string, min int) (int, bool, *issue) {
+	s := r.URL.Query().Get(key)
+	if s == "" {
+		return 0, false, nil
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsNaN(f) {
+		return 0, false, &issue{Field: key, Message: "Invalid input: expected number, received NaN"}
+	}
+	if f != math.Trunc(f) {
+		return 0, false, &issue{Field: key, Message: "Invalid input: expected int, received number"}
+	}
+	if int(f) < min {
+		op := ">="
+		if min > 0 {
+			op = ">"
+			min--
+		}
+		return 0, false, &issue{Field: key, Message: "Too small: expected number to be " + op + strconv.Itoa(min)}
+	}
+	return int(f), true, nil
+}
+
+// normalisePrefix normalises an API prefix: a leading slash, none at
+// the end ("" for the root).
+func normalisePrefix(p string) string {
+	if p == "" {
+		return ""
+	}
+	if !strings.HasPrefix(p, "/") {
+		p = "/" + p
+	}
+	return strings.TrimRight(p, "/")
+}

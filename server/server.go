@@ -1,0 +1,332 @@
+package server
+
+import (
+	"context"
+	"crypto/subtle"
+	"errors"
+	"log/slog"
+	"net/http"
+	"runtime/debug"
+	"strings"
+	"sync"
+
+	"github.com/gomastra/mastra"
+)
+
+// DefaultMaxBodyBytes is Mastra's request body limit: 4.5 MB
+// (4.5 × 1024 × 1024 bytes).
+const DefaultMaxBodyBytes int64 = 4718592
+
+// Options configure a [Server].
+type Options struct {
+	// APIPrefix is where the API lives (default "/api"). "/" serves it at
+	// the root.
+	APIPrefix string
+	// MaxBodyBytes bounds request bodies (default DefaultMaxBodyBytes).
+	// A larger body is answered 413 {"error":"Request body too large"}.
+	MaxBodyBytes int64
+	// Auth, when set, authenticates every request except CORS preflights
+	// and GET /health. An error is answered 401 {"error":"Unauthorized"}.
+	// A non-empty resourceID is the caller's resource (Mastra's
+	// mastra__resourceId set by auth middleware): it replaces any
+	// resource the request names (memory.resource, resourceId), a thread
+	// of another resource is refused (403), and runs of another resource
+	// cannot be resumed, approved or listed.
+	Auth func(r *http.Request) (resourceID string, err error)
+	// BearerToken, when set, requires "Authorization: Bearer <token>" on
+	// every request Auth would see (checked before Auth).
+	BearerToken string
+	// Logger defaults to the registry's logger.
+	Logger *slog.Logger
+	// MaxPendingRuns bounds the workflow runs made by create-run and not
+	// started yet (default 10000); beyond it the oldest is forgotten (a
+	// later start-async with its id simply makes a new run with that id).
+	MaxPendingRuns int
+	// MaxFinishedRuns bounds the workflow runs this server started or
+	// resumed whose status and result GET .../runs/:runId answers from
+	// memory (default 1000, oldest forgotten first): a workflow deletes a
+	// run's snapshot once it ends, so these records are the only trace
+	// of a finished run. Runs the server does not remember are looked up
+	// in the workflow's storage (suspended and running runs only).
+	MaxFinishedRuns int
+}
+
+// Server is an http.Handler serving Mastra's HTTP API over a registry:
+// its tools, agents and workflows, with Mastra's routes, bodies, errors,
+// SSE framing and CORS, so that Mastra's JavaScript client and CLI work
+// against it unchanged. See the package documentation for the routes.
+//
+// A Server is safe for concurrent use. Runs started by send-tool-approval
+// and workflows' start and resume routes continue after their request
+// has been answered; [Server.Shutdown] ends them.
+type Server struct {
+	m       *mastra.Mastra
+	opts    Options
+	prefix  string
+	maxBody int64
+	log     *slog.Logger
+	mux     *http.ServeMux
+
+	// bg is the context of runs that outlive their request; bgWG counts
+	// them.
+	bg       context.Context
+	bgCancel context.CancelFunc
+	bgMu     sync.Mutex
+	bgWG     sync.WaitGroup
+	bgClosed bool
+
+	runs *runRegistry
+}
+
+// New returns the API handler for m. Its type, *Server, is an
+// http.Handler (use it as one); call Shutdown when done with it to end
+// the runs it started in the background. Zero Options fields take their
+// defaults.
+func New(m *mastra.Mastra, opts Options) *Server {
+	if opts.APIPrefix == "" {
+		opts.APIPrefix = "/api"
+	}
+	if opts.MaxBodyBytes <= 0 {
+		opts.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	if opts.MaxPendingRuns <= 0 {
+		opts.MaxPendingRuns = 10000
+	}
+	if opts.MaxFinishedRuns <= 0 {
+		opts.MaxFinishedRuns = 1000
+	}
+	log := opts.Logger
+	if log == nil {
+		log = m.Logger()
+	}
+	s := &Server{m: m, opts: opts, prefix: normalisePrefix(opts.APIPrefix), maxBody: opts.MaxBodyBytes, log: log,
+		runs: newRunRegistry(opts.MaxPendingRuns, opts.MaxFinishedRuns)}
+	s.bg, s.bgCancel = context.WithCancel(context.Background())
+	s.routes()
+	return s
+}
+
+// route is one served route: the method, the path after the prefix, and
+// its handler.
+type route struct {
+	method, path string
+	h            http.HandlerFunc
+}
+
+func (s *Server) routeTable() []route {
+	return []route{
+		{"GET", "/tools", s.listTools},
+		{"GET", "/tools/{toolId}", s.getTool},
+		{"POST", "/tools/{toolId}/execute", s.executeTool},
+
+		{"GET", "/agents", s.listAgents},
+		{"GET", "/agents/{agentId}", s.getAgent},
+		{"GET", "/agents/{agentId}/tools/{toolId}", s.getAgentTool},
+		{"POST", "/agents/{agentId}/tools/{toolId}/execute", s.executeAgentTool},
+		{"POST", "/agents/{agentId}/generate", s.generate},
+		{"POST", "/agents/{agentId}/stream", s.stream},
+		{"POST", "/agents/{agentId}/resume-stream", s.resumeStream},
+		{"POST", "/agents/{agentId}/approve-tool-call", s.approveToolCall},
+		{"POST", "/agents/{agentId}/decline-tool-call", s.declineToolCall},
+		{"POST", "/agents/{agentId}/approve-tool-call-generate", s.approveToolCallGenerate},
+		{"POST", "/agents/{agentId}/decline-tool-call-generate", s.declineToolCallGenerate},
+		{"POST", "/agents/{agentId}/send-tool-approval", s.sendToolApproval},
+		{"GET", "/agents/{agentId}/suspended-runs", s.suspendedRuns},
+
+		{"GET", "/workflows", s.listWorkflows},
+		{"GET", "/workflows/{workflowId}", s.getWorkflow},
+		{"POST", "/workflows/{workflowId}/create-run", s.createRun},
+		{"POST", "/workflows/{workflowId}/start-async", s.startAsync},
+		{"POST", "/workflows/{workflowId}/start", s.startNoWait},
+		{"POST", "/workflows/{workflowId}/stream", s.streamWorkflow},
+		{"POST", "/workflows/{workflowId}/resume-async", s.resumeAsync},
+		{"POST", "/workflows/{workflowId}/resume", s.resumeNoWait},
+		{"POST", "/workflows/{workflowId}/resume-stream", s.resumeStreamWorkflow},
+		{"GET", "/workflows/{workflowId}/runs/{runId}", s.getWorkflowRun},
+
+		{"GET", "/system/api-schema", s.apiSchema},
+	}
+}
+
+func (s *Server) routes() {
+	s.mux = http.NewServeMux()
+	for _, rt := range s.routeTable() {
+		s.mux.HandleFunc(rt.method+" "+s.prefix+rt.path, rt.h)
+	}
+	apiRoot := s.prefix
+	if apiRoot == "" {
+		apiRoot = "/{$}"
+	}
+	s.mux.HandleFunc("GET "+apiRoot, func(w http.ResponseWriter, _ *http.Request) {
+		writeText(w, http.StatusOK, "Hello to the Mastra API!")
+	})
+	s.mux.HandleFunc("GET /health", func(w http.ResponseWriter, _ *http.Request) {
+		writeRawJSON(w, http.StatusOK, []byte(`{"success":true}`))
+	})
+	// Anything else: Hono's 404 (also for a known path with another
+	// method, where ServeMux would answer 405).
+	s.mux.HandleFunc("/", func(w http.ResponseWriter, _ *http.Request) {
+		writeText(w, http.StatusNotFound, "404 Not Found")
+	})
+}
+
+func writeText(w http.ResponseWriter, status int, text string) {
+	w.Header().Set("Content-Type", "text/plain; charset=UTF-8")
+	w.WriteHeader(status)
+	_, _ = w.Write([]byte(text))
+}
+
+// authKey is the request-context key of the authenticated resource.
+type authKey struct{}
+
+// authResource returns the resource the Auth hook gave this request, or "".
+func authResource(r *http.Request) string {
+	s, _ := r.Context().Value(authKey{}).(string)
+	return s
+}
+
+// ServeHTTP serves the API: CORS (every answer, and OPTIONS preflights
+// with 204), authentication, the routes, and a recover guard that turns
+// a handler's panic into 500 {"error":"Internal Server Error"} (logged
+// with its stack) instead of a dropped connection.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	rw := &responseWriter{ResponseWriter: w}
+	defer func() {
+		if p := recover(); p != nil {
+			if p == http.ErrAbortHandler {
+				panic(p)
+			}
+			s.log.ErrorContext(r.Context(), "handler panicked", "method", r.Method, "path", r.URL.Path, "panic", p, "stack", string(debug.Stack()))
+			if !rw.wrote {
+				writeRawJSON(rw, http.StatusInternalServerError, []byte(`{"error":"Internal Server Error"}`))
+			}
+		}
+	}()
+	h := w.Header()
+	h.Set("Access-Control-Allow-Origin", "*")
+	h.Set("Access-Control-Expose-Headers", "Content-Length,X-Requested-With")
+	if r.Method == http.MethodOptions {
+		h.Set("Access-Control-Max-Age", "3600")
+		h.Set("Access-Control-Allow-Methods", "GET,POST,PUT,PATCH,DELETE,OPTIONS")
+		h.Set("Access-Control-Allow-Headers", "Content-Type,Authorization,A2A-Version,x-mastra-client-type,x-mastra-dev-playground")
+		h.Add("Vary", "Access-Control-Request-Headers")
+		rw.WriteHeader(http.StatusNoContent)
+		return
+	}
+	if s.opts.BearerToken != "" || s.opts.Auth != nil {
+		if !(r.Method == http.MethodGet && r.URL.Path == "/health") {
+			res, ok := s.authenticate(r)
+			if !ok {
+				writeRawJSON(rw, http.StatusUnauthorized, []byte(`{"error":"Unauthorized"}`))
+				return
+			}
+			if res != "" {
+				r = r.WithContext(context.WithValue(r.Context(), authKey{}, res))
+			}
+		}
+	}
+	if r.Body != nil && r.Body != http.NoBody {
+		r.Body = http.MaxBytesReader(rw, r.Body, s.maxBody)
+	}
+	s.mux.ServeHTTP(rw, r)
+}
+
+func (s *Server) authenticate(r *http.Request) (string, bool) {
+	if s.opts.BearerToken != "" {
+		got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+		if !ok || subtle.ConstantTimeCompare([]byte(strings.TrimSpace(got)), []byte(s.opts.BearerToken)) != 1 {
+			return "", false
+		}
+	}
+	if s.opts.Auth == nil {
+		return "", true
+	}
+	res, err := s.opts.Auth(r)
+	if err != nil {
+		return "", false
+	}
+	return res, true
+}
+
+// responseWriter records whether the header was written (so the recover
+// guard knows whether it can still answer 500). It passes Flush through
+// and unwraps for http.ResponseController.
+type responseWriter struct {
+	http.ResponseWriter
+	wrote bool
+}
+
+func (w *responseWriter) WriteHeader(code int) {
+	w.wrote = true
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *responseWriter) Write(b []byte) (int, error) {
+	w.wrote = true
+	return w.ResponseWriter.Write(b)
+}
+
+func (w *responseWriter) Flush() {
+	w.wrote = true
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+func (w *responseWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// errShutdown refuses background work once Shutdown has begun.
+var errShutdown = errorf(http.StatusServiceUnavailable, "Server is shutting down")
+
+// goBackground runs fn in a goroutine owned by the server, with the
+// server's background context (not the request's: it outlives the
+// request, and Shutdown cancels it).
+func (s *Server) goBackground(fn func(ctx context.Context)) error {
+	s.bgMu.Lock()
+	defer s.bgMu.Unlock()
+	if s.bgClosed {
+		return errShutdown
+	}
+	s.bgWG.Add(1)
+	go func() {
+		defer s.bgWG.Done()
+		defer func() {
+			if p := recover(); p != nil {
+				s.log.Error("background run panicked", "panic", p, "stack", string(debug.Stack()))
+			}
+		}()
+		fn(s.bg)
+	}()
+	return nil
+}
+
+// Shutdown ends the server's background runs (send-tool-approval's
+// resumed runs, workflows started or resumed without waiting): no new
+// one starts; those running may finish until ctx is done, then their
+// context is cancelled and Shutdown waits for them to return. It returns
+// ctx's error when it had to cancel. Shutdown does not stop requests in
+// flight; http.Server.Shutdown does (see [Serve]).
+func (s *Server) Shutdown(ctx context.Context) error {
+	s.bgMu.Lock()
+	s.bgClosed = true
+	s.bgMu.Unlock()
+	done := make(chan struct{})
+	go func() {
+		s.bgWG.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+		s.bgCancel()
+		return nil
+	case <-ctx.Done():
+		s.bgCancel()
+		<-done
+		return ctx.Err()
+	}
+}
+
+// errorIsContext reports whether err is the request's own cancellation.
+func errorIsContext(r *http.Request, err error) bool {
+	return r.Context().Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded))
+}
