@@ -1,0 +1,136 @@
+// Package serve is the entry point of a gomastra app: a main of a few
+// lines opens the storage, builds the app on it and serves Mastra's API
+// until it is told to stop.
+//
+//	func main() {
+//		serve.Main(func(ctx context.Context, env serve.Env) (*mastra.Mastra, error) {
+//			return myapp.New(env.Storage)
+//		})
+//	}
+//
+// Flags and environment (flags win): -host / HOST (default 127.0.0.1),
+// -port / PORT (default 4111), -storage / MASTRA_STORAGE_URL (a SQLite
+// file, default .mastra/mastra.db; ":memory:"; or a postgres:// URL),
+// -token / MASTRA_AUTH_TOKEN (a bearer token the API then requires).
+package serve
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/gomastra/mastra"
+	"github.com/gomastra/mastra/server"
+	"github.com/gomastra/mastra/storage"
+	"github.com/gomastra/mastra/storage/postgres"
+	"github.com/gomastra/mastra/storage/sqlite"
+)
+
+// Env is what an app is built with.
+type Env struct {
+	// Storage is the opened store (closed by Main on exit).
+	Storage storage.Store
+	// Logger logs to stderr.
+	Logger *slog.Logger
+	// Getenv reads the environment.
+	Getenv func(string) string
+}
+
+// Build builds the app on its environment.
+type Build func(ctx context.Context, env Env) (*mastra.Mastra, error)
+
+// Config is what Run needs besides the app.
+type Config struct {
+	Host, Port string
+	// StorageURL is a SQLite path, ":memory:", or a postgres:// URL.
+	StorageURL string
+	// Token, when set, is the bearer token the API requires.
+	Token string
+	// ShutdownGrace bounds how long in-flight requests may take after a
+	// stop is asked (default 10 s); their contexts are then canceled.
+	ShutdownGrace time.Duration
+	// Ready, when set, is called with the address once listening.
+	Ready func(addr string)
+}
+
+// Main parses the flags and environment, runs the app and exits: 0 after
+// a clean stop (SIGINT or SIGTERM), 1 on an error, 2 on bad flags.
+func Main(build Build) {
+	os.Exit(Command(os.Args[1:], os.Getenv, os.Stderr, build))
+}
+
+// Command is Main without exiting, for tests.
+func Command(args []string, getenv func(string) string, stderr io.Writer, build Build) int {
+	fs := flag.NewFlagSet("mastra-app", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	cfg := Config{}
+	fs.StringVar(&cfg.Host, "host", or(getenv("HOST"), "127.0.0.1"), "address to listen on (env HOST)")
+	fs.StringVar(&cfg.Port, "port", or(getenv("PORT"), "4111"), "port to listen on (env PORT)")
+	fs.StringVar(&cfg.StorageURL, "storage", or(getenv("MASTRA_STORAGE_URL"), ".mastra/mastra.db"), "SQLite file, :memory:, or postgres:// URL (env MASTRA_STORAGE_URL)")
+	fs.StringVar(&cfg.Token, "token", getenv("MASTRA_AUTH_TOKEN"), "bearer token the API requires (env MASTRA_AUTH_TOKEN)")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	log := slog.New(slog.NewTextHandler(stderr, nil))
+	if err := Run(ctx, cfg, getenv, log, build); err != nil {
+		fmt.Fprintf(stderr, "mastra: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// Run opens the storage, builds the app and serves it (server.Serve)
+// until ctx ends, then shuts down gracefully: no new connections,
+// in-flight requests get ShutdownGrace, suspended runs stay in storage.
+func Run(ctx context.Context, cfg Config, getenv func(string) string, log *slog.Logger, build Build) error {
+	store, err := Open(ctx, cfg.StorageURL)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	m, err := build(ctx, Env{Storage: store, Logger: log, Getenv: getenv})
+	if err != nil {
+		return fmt.Errorf("building the app: %w", err)
+	}
+	return server.Serve(ctx, m, server.ServeOptions{
+		Addr:          net.JoinHostPort(cfg.Host, cfg.Port),
+		Options:       server.Options{BearerToken: cfg.Token, Logger: log},
+		ShutdownGrace: cfg.ShutdownGrace,
+		Ready: func(addr net.Addr) {
+			log.Info("mastra: serving", "url", "http://"+addr.String(), "storage", cfg.StorageURL)
+			if cfg.Ready != nil {
+				cfg.Ready(addr.String())
+			}
+		},
+	})
+}
+
+// Open opens a store from a URL: postgres:// or postgresql:// for
+// PostgreSQL, anything else a SQLite file path (or ":memory:").
+func Open(ctx context.Context, url string) (storage.Store, error) {
+	if strings.HasPrefix(url, "postgres://") || strings.HasPrefix(url, "postgresql://") {
+		return postgres.Open(ctx, url)
+	}
+	return sqlite.Open(ctx, url)
+}
+
+func or(v, def string) string {
+	if v == "" {
+		return def
+	}
+	return v
+}
