@@ -11,7 +11,9 @@
 // Flags and environment (flags win): -host / HOST (default 127.0.0.1),
 // -port / PORT (default 4111), -storage / MASTRA_STORAGE_URL (a SQLite
 // file, default .mastra/mastra.db; ":memory:"; or a postgres:// URL),
-// -token / MASTRA_AUTH_TOKEN (a bearer token the API then requires).
+// -token / MASTRA_AUTH_TOKEN (a bearer token the API then requires),
+// -recover / MASTRA_RECOVER_RUNS (finish at start the runs a dead process
+// left running; default on for SQLite, off for PostgreSQL).
 package serve
 
 import (
@@ -25,14 +27,17 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
 	"github.com/gomastra/mastra"
+	"github.com/gomastra/mastra/agent"
 	"github.com/gomastra/mastra/server"
 	"github.com/gomastra/mastra/storage"
 	"github.com/gomastra/mastra/storage/postgres"
 	"github.com/gomastra/mastra/storage/sqlite"
+	"github.com/gomastra/mastra/workflows"
 )
 
 // Env is what an app is built with.
@@ -55,6 +60,11 @@ type Config struct {
 	StorageURL string
 	// Token, when set, is the bearer token the API requires.
 	Token string
+	// Recover finishes, at start, the runs a dead process left running
+	// (agents' and workflows'). Right when this process is the only one
+	// using the storage (the SQLite default); off by default for
+	// PostgreSQL, where another live process may own those runs.
+	Recover bool
 	// ShutdownGrace bounds how long in-flight requests may take after a
 	// stop is asked (default 10 s); their contexts are then canceled.
 	ShutdownGrace time.Duration
@@ -77,11 +87,16 @@ func Command(args []string, getenv func(string) string, stderr io.Writer, build 
 	fs.StringVar(&cfg.Port, "port", or(getenv("PORT"), "4111"), "port to listen on (env PORT)")
 	fs.StringVar(&cfg.StorageURL, "storage", or(getenv("MASTRA_STORAGE_URL"), ".mastra/mastra.db"), "SQLite file, :memory:, or postgres:// URL (env MASTRA_STORAGE_URL)")
 	fs.StringVar(&cfg.Token, "token", getenv("MASTRA_AUTH_TOKEN"), "bearer token the API requires (env MASTRA_AUTH_TOKEN)")
+	recoverRuns := fs.String("recover", getenv("MASTRA_RECOVER_RUNS"), `finish runs a dead process left running: "true" or "false" (env MASTRA_RECOVER_RUNS; default true for SQLite, false for PostgreSQL)`)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
 		}
 		return 2
+	}
+	cfg.Recover = !isPostgres(cfg.StorageURL)
+	if *recoverRuns != "" {
+		cfg.Recover = *recoverRuns == "true" || *recoverRuns == "1"
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -106,6 +121,10 @@ func Run(ctx context.Context, cfg Config, getenv func(string) string, log *slog.
 	if err != nil {
 		return fmt.Errorf("building the app: %w", err)
 	}
+	if cfg.Recover {
+		done := recoverRuns(ctx, m, log)
+		defer done()
+	}
 	return server.Serve(ctx, m, server.ServeOptions{
 		Addr:          net.JoinHostPort(cfg.Host, cfg.Port),
 		Options:       server.Options{BearerToken: cfg.Token, Logger: log},
@@ -119,10 +138,62 @@ func Run(ctx context.Context, cfg Config, getenv func(string) string, log *slog.
 	})
 }
 
+// recoverRuns finishes in the background the runs a dead process left
+// running, and returns a function that waits for them.
+func recoverRuns(ctx context.Context, m *mastra.Mastra, log *slog.Logger) func() {
+	var wg sync.WaitGroup
+	for key, a := range m.ListAgents() {
+		runs, _, err := a.ListRunningRuns(ctx, agent.SuspendedRunsFilter{})
+		if err != nil {
+			log.Warn("mastra: listing interrupted runs", "agent", key, "err", err)
+			continue
+		}
+		for _, r := range runs {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				out, err := a.ResumeGenerate(ctx, r.RunID, nil)
+				if err != nil {
+					log.Warn("mastra: recovering a run", "agent", key, "runId", r.RunID, "err", err)
+					return
+				}
+				log.Info("mastra: recovered a run", "agent", key, "runId", r.RunID, "finishReason", out.FinishReason)
+			}()
+		}
+	}
+	for key, w := range m.ListWorkflows() {
+		runs, err := w.ListRuns(ctx, workflows.StatusRunning)
+		if err != nil {
+			log.Warn("mastra: listing interrupted runs", "workflow", key, "err", err)
+			continue
+		}
+		for _, stored := range runs {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				run, err := w.LoadRun(ctx, stored.RunID)
+				if err == nil {
+					var res *workflows.Result
+					if res, err = run.Resume(ctx, workflows.ResumeOptions{}); err == nil {
+						log.Info("mastra: recovered a run", "workflow", key, "runId", stored.RunID, "status", res.Status)
+						return
+					}
+				}
+				log.Warn("mastra: recovering a run", "workflow", key, "runId", stored.RunID, "err", err)
+			}()
+		}
+	}
+	return wg.Wait
+}
+
+func isPostgres(url string) bool {
+	return strings.HasPrefix(url, "postgres://") || strings.HasPrefix(url, "postgresql://")
+}
+
 // Open opens a store from a URL: postgres:// or postgresql:// for
 // PostgreSQL, anything else a SQLite file path (or ":memory:").
 func Open(ctx context.Context, url string) (storage.Store, error) {
-	if strings.HasPrefix(url, "postgres://") || strings.HasPrefix(url, "postgresql://") {
+	if isPostgres(url) {
 		return postgres.Open(ctx, url)
 	}
 	return sqlite.Open(ctx, url)
