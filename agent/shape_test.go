@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/gomastra/mastra/internal/mastratest"
 	"github.com/gomastra/mastra/model"
 	"github.com/gomastra/mastra/model/mock"
 	"github.com/gomastra/mastra/stream"
@@ -33,35 +34,15 @@ func scriptedLikeMastra() *mock.Model {
 }
 
 // normalise drops what differs between any two runs (ids, clocks) from a
-// decoded JSON value: run and message ids, start times and Mastra's
-// createdAt stamps.
+// decoded JSON value: mastratest.Normalise's run and message ids, start
+// times and Mastra's createdAt stamps, and the id of a response (an
+// object with modelMetadata).
 func normalise(v any) any {
-	switch t := v.(type) {
-	case map[string]any:
-		for _, k := range []string{"runId", "messageId", "startedAt", "id"} {
-			if k == "id" {
-				if _, isResp := t["modelMetadata"]; !isResp {
-					continue
-				}
-			}
-			delete(t, k)
+	return mastratest.Normalise(v, func(m map[string]any) {
+		if _, isResp := m["modelMetadata"]; isResp {
+			delete(m, "id")
 		}
-		for _, k := range []string{"providerOptions", "providerMetadata"} {
-			if m, ok := t[k].(map[string]any); ok {
-				if mm, ok := m["mastra"].(map[string]any); ok && len(m) == 1 && len(mm) == 1 && mm["createdAt"] != nil {
-					delete(t, k)
-				}
-			}
-		}
-		for k, e := range t {
-			t[k] = normalise(e)
-		}
-	case []any:
-		for i := range t {
-			t[i] = normalise(t[i])
-		}
-	}
-	return v
+	})
 }
 
 func decoded(t *testing.T, v any) any {
@@ -137,21 +118,7 @@ func TestGenerateOutputMatchesMastra(t *testing.T) {
 	// memory; the static/dynamic tool-call filters are not kept. Mastra's
 	// generate route empties the steps' response modelId and drops their
 	// id and timestamp; ours keep them.
-	delete(want, "messages")
-	delete(want, "rememberedMessages")
-	resp := want["response"].(map[string]any)
-	delete(resp, "dbMessages")
-	delete(resp, "uiMessages")
-	for _, st := range want["steps"].([]any) {
-		step := st.(map[string]any)
-		for _, k := range []string{"staticToolCalls", "dynamicToolCalls", "staticToolResults", "dynamicToolResults"} {
-			delete(step, k)
-		}
-		r := step["response"].(map[string]any)
-		delete(r, "dbMessages")
-		delete(r, "uiMessages")
-		r["modelId"], r["timestamp"] = "scripted-mock", "1970-01-01T00:00:00.000Z"
-	}
+	mastratest.AlignGenerateOutput(want, map[string]any{"modelId": "scripted-mock", "timestamp": "1970-01-01T00:00:00.000Z"})
 	if d := cmp.Diff(want, decoded(t, out)); d != "" {
 		t.Errorf("FullOutput (-mastra +go):\n%s", d)
 	}

@@ -500,14 +500,23 @@ func (s *Server) agentAndBody(r *http.Request) (*agent.Agent, fields, error) {
 	return a, f, nil
 }
 
-// POST /agents/{agentId}/generate: Mastra's FullOutput.
-func (s *Server) generate(w http.ResponseWriter, r *http.Request) {
+// agentRun resolves the agent and reads a run body with its messages
+// (generate, stream).
+func (s *Server) agentRun(r *http.Request) (*agent.Agent, *runRequest, error) {
 	a, f, err := s.agentAndBody(r)
 	if err != nil {
-		s.writeError(w, r, err)
-		return
+		return nil, nil, err
 	}
 	req, err := s.parseRun(r, a, f, true)
+	if err != nil {
+		return nil, nil, err
+	}
+	return a, req, nil
+}
+
+// POST /agents/{agentId}/generate: Mastra's FullOutput.
+func (s *Server) generate(w http.ResponseWriter, r *http.Request) {
+	a, req, err := s.agentRun(r)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -518,23 +527,25 @@ func (s *Server) generate(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) writeOutput(w http.ResponseWriter, r *http.Request, out *agent.Output, err error) {
 	if err != nil {
-		if errorIsContext(r, err) {
-			return
-		}
-		s.writeError(w, r, err)
+		s.writeRunError(w, r, err)
 		return
 	}
 	s.writeJSON(w, r, http.StatusOK, out)
 }
 
-// POST /agents/{agentId}/stream: SSE of the run's chunks.
-func (s *Server) stream(w http.ResponseWriter, r *http.Request) {
-	a, f, err := s.agentAndBody(r)
-	if err != nil {
-		s.writeError(w, r, err)
+// writeRunError answers the error of an agent or workflow run: nothing
+// when it is the request's own cancellation (the client has gone), else
+// the error.
+func (s *Server) writeRunError(w http.ResponseWriter, r *http.Request, err error) {
+	if errorIsContext(r, err) {
 		return
 	}
-	req, err := s.parseRun(r, a, f, true)
+	s.writeError(w, r, err)
+}
+
+// POST /agents/{agentId}/stream: SSE of the run's chunks.
+func (s *Server) stream(w http.ResponseWriter, r *http.Request) {
+	a, req, err := s.agentRun(r)
 	if err != nil {
 		s.writeError(w, r, err)
 		return

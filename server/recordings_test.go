@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/gomastra/mastra/internal/mastratest"
 )
 
 // exactRecordings are the recorded exchanges whose bodies do not depend
@@ -126,56 +128,6 @@ func TestRecordedPreflight(t *testing.T) {
 	checkHeaders(t, rec, hdr)
 }
 
-// normalise drops what differs between two runs of the same conversation
-// (run and message ids, clocks) from a decoded JSON value.
-func normalise(v any) any {
-	switch x := v.(type) {
-	case map[string]any:
-		for _, k := range []string{"runId", "messageId", "startedAt"} {
-			delete(x, k)
-		}
-		for _, k := range []string{"providerOptions", "providerMetadata"} {
-			if m, ok := x[k].(map[string]any); ok {
-				if mm, ok := m["mastra"].(map[string]any); ok && len(m) == 1 && len(mm) == 1 && mm["createdAt"] != nil {
-					delete(x, k)
-				}
-			}
-		}
-		for k, e := range x {
-			x[k] = normalise(e)
-		}
-	case []any:
-		for i := range x {
-			x[i] = normalise(x[i])
-		}
-	}
-	return v
-}
-
-// generateKnownDifferences removes from Mastra's FullOutput what the agent
-// package documents it does not produce (agent/shape_test.go): the memory
-// formats of the messages (messages, rememberedMessages, dbMessages,
-// uiMessages) and the static/dynamic tool-call filters; and it gives the
-// steps' responses the id and model id ours keep (Mastra's generate empties
-// them).
-func generateKnownDifferences(want map[string]any) {
-	delete(want, "messages")
-	delete(want, "rememberedMessages")
-	resp := want["response"].(map[string]any)
-	delete(resp, "dbMessages")
-	delete(resp, "uiMessages")
-	for _, st := range want["steps"].([]any) {
-		step := st.(map[string]any)
-		for _, k := range []string{"staticToolCalls", "dynamicToolCalls", "staticToolResults", "dynamicToolResults"} {
-			delete(step, k)
-		}
-		r := step["response"].(map[string]any)
-		delete(r, "dbMessages")
-		delete(r, "uiMessages")
-		r["modelId"], r["timestamp"], r["id"] = "scripted-mock", "1970-01-01T00:00:00.000Z", "resp-scripted-mock"
-	}
-}
-
 // TestRecordedGenerate replays the generate recordings (CLI, client-js,
 // curl with maxSteps 1) and compares the FullOutput with Mastra's after
 // normalising ids and clocks and the agent's documented differences.
@@ -193,9 +145,13 @@ func TestRecordedGenerate(t *testing.T) {
 				t.Fatalf("status %d, Mastra %d: %s", status, rec.status, body)
 			}
 			checkHeaders(t, rec, hdr)
-			want := normalise(decodeJSON(t, rec.respBody)).(map[string]any)
-			generateKnownDifferences(want)
-			got := normalise(decodeJSON(t, body))
+			want := mastratest.Normalise(decodeJSON(t, rec.respBody)).(map[string]any)
+			// What the agent does not produce (agent/shape_test.go); the
+			// steps' responses get the id, model id and timestamp ours keep
+			// (Mastra's generate empties them).
+			mastratest.AlignGenerateOutput(want, map[string]any{
+				"modelId": "scripted-mock", "timestamp": "1970-01-01T00:00:00.000Z", "id": "resp-scripted-mock"})
+			got := mastratest.Normalise(decodeJSON(t, body))
 			if d := cmp.Diff(want, got); d != "" {
 				t.Errorf("FullOutput (-mastra +go):\n%s", d)
 			}
@@ -234,8 +190,8 @@ func TestRecordedStream(t *testing.T) {
 					}
 					continue
 				}
-				w := normalise(decodeJSON(t, []byte(want[i]))).(map[string]any)
-				g := normalise(decodeJSON(t, []byte(got[i]))).(map[string]any)
+				w := mastratest.Normalise(decodeJSON(t, []byte(want[i]))).(map[string]any)
+				g := mastratest.Normalise(decodeJSON(t, []byte(got[i]))).(map[string]any)
 				if typ := w["type"]; typ == "step-finish" || typ == "finish" {
 					firstStep := func(v map[string]any) map[string]any {
 						return v["payload"].(map[string]any)["output"].(map[string]any)["steps"].([]any)[0].(map[string]any)

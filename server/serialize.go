@@ -138,6 +138,28 @@ func superjsonSchema(s schema.Schema) ([]byte, error) {
 	return appendJSString(nil, string(text)), nil
 }
 
+// namedSchema is a schema and the key it is shown under.
+type namedSchema struct {
+	key string
+	s   schema.Schema
+}
+
+// addSchemas adds each schema that is set to o, in order, as its superjson
+// string (see superjsonSchema).
+func addSchemas(o *object, schemas []namedSchema) error {
+	for _, f := range schemas {
+		if f.s == nil {
+			continue
+		}
+		b, err := superjsonSchema(f.s)
+		if err != nil {
+			return err
+		}
+		o.raw(f.key, b)
+	}
+	return nil
+}
+
 // serializeTool is Mastra's SerializedTool: the tool's plain properties
 // with its schemas as superjson strings.
 func serializeTool(t *tools.Tool) ([]byte, error) {
@@ -147,18 +169,9 @@ func serializeTool(t *tools.Tool) ([]byte, error) {
 	if t.Title() != "" {
 		o.str("title", t.Title())
 	}
-	for _, f := range []struct {
-		key string
-		s   schema.Schema
-	}{{"inputSchema", t.InputSchema()}, {"outputSchema", t.OutputSchema()}, {"requestContextSchema", t.RequestContextSchema()}} {
-		if f.s == nil {
-			continue
-		}
-		b, err := superjsonSchema(f.s)
-		if err != nil {
-			return nil, err
-		}
-		o.raw(f.key, b)
+	if err := addSchemas(o, []namedSchema{{"inputSchema", t.InputSchema()}, {"outputSchema", t.OutputSchema()},
+		{"requestContextSchema", t.RequestContextSchema()}}); err != nil {
+		return nil, err
 	}
 	o.boolean("requireApproval", t.RequireApproval())
 	if st := t.Strict(); st != nil {
@@ -254,19 +267,9 @@ func stepInfo(s *workflows.Step) ([]byte, error) {
 	if s.Description() != "" {
 		o.str("description", s.Description())
 	}
-	for _, f := range []struct {
-		key string
-		s   schema.Schema
-	}{{"stateSchema", s.StateSchema()}, {"inputSchema", s.InputSchema()}, {"outputSchema", s.OutputSchema()},
-		{"resumeSchema", s.ResumeSchema()}, {"suspendSchema", s.SuspendSchema()}} {
-		if f.s == nil {
-			continue
-		}
-		b, err := superjsonSchema(f.s)
-		if err != nil {
-			return nil, err
-		}
-		o.raw(f.key, b)
+	if err := addSchemas(o, []namedSchema{{"stateSchema", s.StateSchema()}, {"inputSchema", s.InputSchema()}, {"outputSchema", s.OutputSchema()},
+		{"resumeSchema", s.ResumeSchema()}, {"suspendSchema", s.SuspendSchema()}}); err != nil {
+		return nil, err
 	}
 	if s.Nested() != nil {
 		o.boolean("isWorkflow", true)
@@ -395,18 +398,9 @@ func workflowInfo(w *workflows.Workflow) ([]byte, error) {
 	o.raw("steps", steps.bytes())
 	o.raw("allSteps", all.bytes())
 	o.raw("stepGraph", graph)
-	for _, f := range []struct {
-		key string
-		s   schema.Schema
-	}{{"inputSchema", w.InputSchema()}, {"outputSchema", w.OutputSchema()}, {"stateSchema", w.StateSchema()}} {
-		if f.s == nil {
-			continue
-		}
-		b, err := superjsonSchema(f.s)
-		if err != nil {
-			return nil, err
-		}
-		o.raw(f.key, b)
+	if err := addSchemas(o, []namedSchema{{"inputSchema", w.InputSchema()}, {"outputSchema", w.OutputSchema()},
+		{"stateSchema", w.StateSchema()}}); err != nil {
+		return nil, err
 	}
 	o.raw("options", []byte("{}"))
 	return o.bytes(), nil

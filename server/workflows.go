@@ -41,36 +41,67 @@ type runRecord struct {
 // GET .../runs/:runId can answer for runs that are no longer in storage
 // (workflows delete a run's snapshot once it ends).
 type runRegistry struct {
-	mu          sync.Mutex
-	maxPending  int
-	maxFinished int
-	pending     map[string]*list.Element
-	pendingLRU  *list.List
-	known       map[string]*list.Element
-	knownLRU    *list.List
+	mu      sync.Mutex
+	pending runLRU
+	known   runLRU
 }
 
 func newRunRegistry(maxPending, maxFinished int) *runRegistry {
-	return &runRegistry{maxPending: maxPending, maxFinished: maxFinished,
-		pending: map[string]*list.Element{}, pendingLRU: list.New(),
-		known: map[string]*list.Element{}, knownLRU: list.New()}
+	return &runRegistry{pending: newRunLRU(maxPending), known: newRunLRU(maxFinished)}
 }
 
 func runKey(workflowID, runID string) string { return workflowID + "\x00" + runID }
+
+// runLRU holds at most limit run records by runKey, the oldest forgotten
+// first. Its caller guards it.
+type runLRU struct {
+	limit int
+	index map[string]*list.Element
+	order *list.List
+}
+
+func newRunLRU(limit int) runLRU {
+	return runLRU{limit: limit, index: map[string]*list.Element{}, order: list.New()}
+}
+
+// put adds rec under key (a record already there is replaced and becomes
+// the newest), forgetting the oldest records beyond the limit.
+func (c *runLRU) put(key string, rec *runRecord) {
+	if e, ok := c.index[key]; ok {
+		c.order.Remove(e)
+	}
+	c.index[key] = c.order.PushBack(rec)
+	for c.order.Len() > c.limit {
+		old := c.order.Remove(c.order.Front()).(*runRecord)
+		delete(c.index, runKey(old.workflowID, old.run.ID()))
+	}
+}
+
+// get returns the record under key.
+func (c *runLRU) get(key string) (*runRecord, bool) {
+	e, ok := c.index[key]
+	if !ok {
+		return nil, false
+	}
+	return e.Value.(*runRecord), true
+}
+
+// take removes the record under key and returns it.
+func (c *runLRU) take(key string) (*runRecord, bool) {
+	e, ok := c.index[key]
+	if !ok {
+		return nil, false
+	}
+	c.order.Remove(e)
+	delete(c.index, key)
+	return e.Value.(*runRecord), true
+}
 
 // addPending remembers a run made by create-run.
 func (g *runRegistry) addPending(rec *runRecord) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	key := runKey(rec.workflowID, rec.run.ID())
-	if e, ok := g.pending[key]; ok {
-		g.pendingLRU.Remove(e)
-	}
-	g.pending[key] = g.pendingLRU.PushBack(rec)
-	for g.pendingLRU.Len() > g.maxPending {
-		old := g.pendingLRU.Remove(g.pendingLRU.Front()).(*runRecord)
-		delete(g.pending, runKey(old.workflowID, old.run.ID()))
-	}
+	g.pending.put(runKey(rec.workflowID, rec.run.ID()), rec)
 }
 
 // begin starts tracking a run about to start: the pending record of
@@ -81,21 +112,19 @@ func (g *runRegistry) begin(workflowID string, run *workflows.Run, resourceID st
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	key := runKey(workflowID, run.ID())
-	if _, started := g.known[key]; started {
+	if _, started := g.known.get(key); started {
 		return nil, false
 	}
 	now := time.Now().UTC()
 	rec := &runRecord{workflowID: workflowID, created: now}
-	if e, ok := g.pending[key]; ok {
-		g.pendingLRU.Remove(e)
-		delete(g.pending, key)
-		rec = e.Value.(*runRecord)
+	if pending, ok := g.pending.take(key); ok {
+		rec = pending
 	}
 	rec.run, rec.started, rec.updated, rec.status = run, true, now, workflows.StatusRunning
 	if resourceID != "" {
 		rec.resourceID = resourceID
 	}
-	g.insertKnown(key, rec)
+	g.known.put(key, rec)
 	return rec, true
 }
 
@@ -104,20 +133,7 @@ func (g *runRegistry) begin(workflowID string, run *workflows.Run, resourceID st
 func (g *runRegistry) track(rec *runRecord) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	g.insertKnown(runKey(rec.workflowID, rec.run.ID()), rec)
-}
-
-// insertKnown adds rec under key, forgetting the oldest records beyond
-// maxFinished. The caller holds g.mu.
-func (g *runRegistry) insertKnown(key string, rec *runRecord) {
-	if e, ok := g.known[key]; ok {
-		g.knownLRU.Remove(e)
-	}
-	g.known[key] = g.knownLRU.PushBack(rec)
-	for g.knownLRU.Len() > g.maxFinished {
-		old := g.knownLRU.Remove(g.knownLRU.Front()).(*runRecord)
-		delete(g.known, runKey(old.workflowID, old.run.ID()))
-	}
+	g.known.put(runKey(rec.workflowID, rec.run.ID()), rec)
 }
 
 // finish records a run's outcome: its result when there is one (a
@@ -139,13 +155,27 @@ func (g *runRegistry) lookup(workflowID, runID string) (rec runRecord, ok bool) 
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	key := runKey(workflowID, runID)
-	if e, found := g.known[key]; found {
-		return *e.Value.(*runRecord), true
+	if rec, found := g.known.get(key); found {
+		return *rec, true
 	}
-	if e, found := g.pending[key]; found {
-		return *e.Value.(*runRecord), true
+	if rec, found := g.pending.get(key); found {
+		return *rec, true
 	}
 	return runRecord{}, false
+}
+
+// workflowAndBody reads the body, then resolves the path's workflow (a
+// bad body is a 400 even for an unknown workflow).
+func (s *Server) workflowAndBody(r *http.Request) (*workflows.Workflow, fields, error) {
+	f, err := s.readFields(r)
+	if err != nil {
+		return nil, nil, err
+	}
+	wf, err := s.workflow(r)
+	if err != nil {
+		return nil, nil, err
+	}
+	return wf, f, nil
 }
 
 // workflow finds the path's workflow by registry key, then by id.
@@ -208,12 +238,7 @@ func newRunID() string {
 // runId?}; {runId}. The run is kept (see Options.MaxPendingRuns) until a
 // start route takes it.
 func (s *Server) createRun(w http.ResponseWriter, r *http.Request) {
-	f, err := s.readFields(r)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	wf, err := s.workflow(r)
+	wf, f, err := s.workflowAndBody(r)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -253,11 +278,7 @@ type startRequest struct {
 // startBody reads {inputData, initialState?, requestContext?,
 // resourceId?} and takes (or makes) the run ?runId= names.
 func (s *Server) startBody(r *http.Request) (*startRequest, error) {
-	f, err := s.readFields(r)
-	if err != nil {
-		return nil, err
-	}
-	wf, err := s.workflow(r)
+	wf, f, err := s.workflowAndBody(r)
 	if err != nil {
 		return nil, err
 	}
@@ -306,10 +327,7 @@ func (s *Server) startAsync(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) writeResult(w http.ResponseWriter, r *http.Request, res *workflows.Result, err error) {
 	if err != nil {
-		if errorIsContext(r, err) {
-			return
-		}
-		s.writeError(w, r, err)
+		s.writeRunError(w, r, err)
 		return
 	}
 	b, err := res.MarshalJSON()
@@ -329,18 +347,23 @@ func (s *Server) startNoWait(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	err = s.goBackground(func(ctx context.Context) {
+	s.runInBackground(w, r, `{"message":"Workflow run started"}`, func(ctx context.Context) {
 		res, err := req.rec.run.Start(ctx, req.input, req.state)
 		if err != nil {
 			s.log.Warn("workflow run failed to start", "workflow", req.wf.ID(), "runId", req.rec.run.ID(), "error", err)
 		}
 		s.runs.finish(req.rec, res)
 	})
-	if err != nil {
+}
+
+// runInBackground hands fn to the server's background (see goBackground)
+// and answers message, or the error when the server is shutting down.
+func (s *Server) runInBackground(w http.ResponseWriter, r *http.Request, message string, fn func(ctx context.Context)) {
+	if err := s.goBackground(fn); err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	writeRawJSON(w, http.StatusOK, []byte(`{"message":"Workflow run started"}`))
+	writeRawJSON(w, http.StatusOK, []byte(message))
 }
 
 // POST /workflows/{workflowId}/stream?runId=: the run's chunks, as
@@ -376,11 +399,7 @@ type resumeRequest struct {
 // the earlier one only once the resume has gone through (of concurrent
 // resumes, the one that wins), see resumed.
 func (s *Server) resumeBody(r *http.Request) (*resumeRequest, error) {
-	f, err := s.readFields(r)
-	if err != nil {
-		return nil, err
-	}
-	wf, err := s.workflow(r)
+	wf, f, err := s.workflowAndBody(r)
 	if err != nil {
 		return nil, err
 	}
@@ -469,7 +488,7 @@ func (s *Server) resumeNoWait(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	err = s.goBackground(func(ctx context.Context) {
+	s.runInBackground(w, r, `{"message":"Workflow run resumed"}`, func(ctx context.Context) {
 		res, err := req.rec.run.Resume(ctx, req.opts)
 		if err != nil {
 			s.log.Warn("workflow run failed to resume", "workflowId", req.rec.workflowID, "runId", req.rec.run.ID(), "error", err)
@@ -478,11 +497,6 @@ func (s *Server) resumeNoWait(w http.ResponseWriter, r *http.Request) {
 		s.runs.track(req.rec)
 		s.runs.finish(req.rec, res)
 	})
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	writeRawJSON(w, http.StatusOK, []byte(`{"message":"Workflow run resumed"}`))
 }
 
 // POST /workflows/{workflowId}/resume-stream?runId=: the resumed run's
