@@ -2,8 +2,6 @@ package agent
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -14,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gomastra/mastra/internal/uuid"
 	"github.com/gomastra/mastra/model"
 	"github.com/gomastra/mastra/schema/compat"
 	"github.com/gomastra/mastra/stream"
@@ -1094,11 +1093,4 @@ func inputMessages(input any) ([]model.Message, error) {
 	return nil, fmt.Errorf("agent: input must be a string, a model.Message or a []model.Message, not %T", input)
 }
 
-func newID() string {
-	var b [16]byte
-	_, _ = rand.Read(b[:])
-	b[6] = b[6]&0x0f | 0x40
-	b[8] = b[8]&0x3f | 0x80
-	h := hex.EncodeToString(b[:])
-	return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
-}
+func newID() string { return uuid.New() }

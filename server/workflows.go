@@ -3,14 +3,13 @@ package server
 import (
 	"container/list"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"net/http"
 	"sync"
 	"time"
 
+	"github.com/gomastra/mastra/internal/uuid"
 	"github.com/gomastra/mastra/storage"
 	"github.com/gomastra/mastra/stream"
 	"github.com/gomastra/mastra/workflows"
@@ -225,14 +224,7 @@ func (s *Server) getWorkflow(w http.ResponseWriter, r *http.Request) {
 	writeRawJSON(w, http.StatusOK, b)
 }
 
-func newRunID() string {
-	var b [16]byte
-	_, _ = rand.Read(b[:])
-	b[6] = b[6]&0x0f | 0x40
-	b[8] = b[8]&0x3f | 0x80
-	h := hex.EncodeToString(b[:])
-	return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
-}
+func newRunID() string { return uuid.New() }
 
 // POST /workflows/{workflowId}/create-run?runId=: body {resourceId?,
 // runId?}; {runId}. The run is kept (see Options.MaxPendingRuns) until a

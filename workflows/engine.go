@@ -2,8 +2,6 @@ package workflows
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gomastra/mastra/internal/uuid"
 	"github.com/gomastra/mastra/schema"
 	"github.com/gomastra/mastra/stream"
 	"github.com/gomastra/mastra/tools"
@@ -712,11 +711,4 @@ func (w stepWriter) Custom(c tools.DataChunk) error {
 	return nil
 }
 
-func newID() string {
-	var b [16]byte
-	_, _ = rand.Read(b[:])
-	b[6] = b[6]&0x0f | 0x40
-	b[8] = b[8]&0x3f | 0x80
-	h := hex.EncodeToString(b[:])
-	return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
-}
+func newID() string { return uuid.New() }
