@@ -70,6 +70,9 @@ func TestDevRebuildsAndRestartsOnChange(t *testing.T) {
 	write("main.go", strings.Replace(devApp, "VERSION", "v3", 1))
 	expect("STOPPED")
 	expect("v3 127.0.0.1 4999")
+	// Keep reading: the app prints on its way out, and a pipe nobody reads
+	// would block it (and dev, which waits for it).
+	go func() { _, _ = io.Copy(io.Discard, out) }()
 	cancel()
 	if err := <-done; err != nil {
 		t.Fatal(err)
