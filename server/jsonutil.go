@@ -3,10 +3,10 @@ package server
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
-	"io"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/gomastra/mastra/internal/jsjson"
 )
 
 // marshalJS encodes v as compact JSON the way JSON.stringify writes it:
@@ -38,25 +38,8 @@ func unescapeJS(raw []byte) []byte {
 			continue
 		}
 		if raw[i+1] == 'u' && i+5 < len(raw) {
-			switch string(raw[i+2 : i+6]) {
-			case "003c", "003C":
-				out = append(out, '<')
-				i += 5
-				continue
-			case "003e", "003E":
-				out = append(out, '>')
-				i += 5
-				continue
-			case "0026":
-				out = append(out, '&')
-				i += 5
-				continue
-			case "2028":
-				out = utf8.AppendRune(out, '\u2028')
-				i += 5
-				continue
-			case "2029":
-				out = utf8.AppendRune(out, '\u2029')
+			if r, ok := htmlSafeEscapes[string(raw[i+2:i+6])]; ok {
+				out = utf8.AppendRune(out, r)
 				i += 5
 				continue
 			}
@@ -69,48 +52,18 @@ func unescapeJS(raw []byte) []byte {
 	return out
 }
 
+// htmlSafeEscapes are the \uXXXX escapes unescapeJS undoes, by their hex
+// digits as encoding/json writes them.
+var htmlSafeEscapes = map[string]rune{
+	"003c": '<', "003C": '<', "003e": '>', "003E": '>', "0026": '&',
+	"2028": '\u2028', "2029": '\u2029',
+}
+
 // appendJSString appends s as a JSON string literal, escaping only what
-// JSON.stringify escapes.
+// JSON.stringify escapes; a byte that is not UTF-8 is written as \ufffd,
+// as encoding/json (marshalJS) writes it.
 func appendJSString(b []byte, s string) []byte {
-	b = append(b, '"')
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf {
-			b = append(b, c)
-			i++
-			continue
-		}
-		if c < utf8.RuneSelf {
-			switch c {
-			case '"':
-				b = append(b, '\\', '"')
-			case '\\':
-				b = append(b, '\\', '\\')
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			case '\b':
-				b = append(b, '\\', 'b')
-			case '\f':
-				b = append(b, '\\', 'f')
-			default:
-				b = append(b, fmt.Sprintf(`\u%04x`, c)...)
-			}
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b = append(b, `\ufffd`...)
-		} else {
-			b = append(b, s[i:i+size]...)
-		}
-		i += size
-	}
-	return append(b, '"')
+	return jsjson.AppendString(b, s, jsjson.ReplaceEscaped)
 }
 
 // object builds a JSON object with its keys in the order they are added.
@@ -160,70 +113,23 @@ type ordered struct {
 // parseOrdered decodes a JSON text keeping key order; numbers keep their
 // text.
 func parseOrdered(b []byte) (*ordered, error) {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	v, err := decodeOrdered(dec)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, fmt.Errorf("server: trailing data after JSON value")
-	}
-	return v, nil
+	return jsjson.Decode(b, orderedBuilder)
 }
 
-func decodeOrdered(dec *json.Decoder) (*ordered, error) {
-	tok, err := dec.Token()
-	if err != nil {
-		return nil, err
-	}
-	switch t := tok.(type) {
-	case json.Delim:
-		switch t {
-		case '{':
-			o := &ordered{kind: 'o'}
-			for dec.More() {
-				kt, err := dec.Token()
-				if err != nil {
-					return nil, err
-				}
-				k, _ := kt.(string)
-				v, err := decodeOrdered(dec)
-				if err != nil {
-					return nil, err
-				}
-				o.keys = append(o.keys, k)
-				o.vals = append(o.vals, v)
-			}
-			if _, err := dec.Token(); err != nil {
-				return nil, err
-			}
-			return o, nil
-		case '[':
-			a := &ordered{kind: 'a', arr: []*ordered{}}
-			for dec.More() {
-				v, err := decodeOrdered(dec)
-				if err != nil {
-					return nil, err
-				}
-				a.arr = append(a.arr, v)
-			}
-			if _, err := dec.Token(); err != nil {
-				return nil, err
-			}
-			return a, nil
+var orderedBuilder = jsjson.Builder[*ordered]{
+	Scalar: func(v any) *ordered {
+		switch t := v.(type) {
+		case string:
+			return &ordered{kind: 's', raw: appendJSString(nil, t)}
+		case json.Number:
+			return &ordered{kind: 's', raw: []byte(t)}
+		case bool:
+			return &ordered{kind: 's', raw: strconv.AppendBool(nil, t)}
 		}
-		return nil, fmt.Errorf("server: unexpected %v", t)
-	case string:
-		return &ordered{kind: 's', raw: appendJSString(nil, t)}, nil
-	case json.Number:
-		return &ordered{kind: 's', raw: []byte(t)}, nil
-	case bool:
-		return &ordered{kind: 's', raw: strconv.AppendBool(nil, t)}, nil
-	case nil:
-		return &ordered{kind: 's', raw: []byte("null")}, nil
-	}
-	return nil, fmt.Errorf("server: unexpected token %v", tok)
+		return &ordered{kind: 's', raw: []byte("null")}
+	},
+	Array:  func(elems []*ordered) *ordered { return &ordered{kind: 'a', arr: elems} },
+	Object: func(keys []string, vals []*ordered) *ordered { return &ordered{kind: 'o', keys: keys, vals: vals} },
 }
 
 // get returns the value under key of an object, or nil.

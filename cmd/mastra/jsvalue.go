@@ -1,8 +1,8 @@
 package main
 
 import (
+	"iter"
 	"math"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/gomastra/mastra/internal/jsjson"
@@ -12,7 +12,8 @@ import (
 // with JSON.parse, rearranges plain objects, and prints with
 // JSON.stringify. Values are therefore held in a small JavaScript-shaped
 // model rather than in map[string]any, so that key order, number
-// rendering and string escaping come out byte for byte the same:
+// rendering and string escaping come out byte for byte the same (parsing
+// is v8json's, printing jsjson's):
 //
 //	nil        JSON null
 //	bool       true / false
@@ -22,7 +23,7 @@ import (
 //	[]any      arrays
 //	*jsObject  objects, in JavaScript property order
 //	undefined  a property that JSON.stringify leaves out
-type undefinedType struct{}
+type undefinedType = jsjson.Undefined
 
 // undefined is JavaScript's undefined: an object member holding it is
 // omitted from the output, as JSON.stringify omits it.
@@ -48,11 +49,6 @@ func objectOf(kv ...any) *jsObject {
 	return o
 }
 
-func (o *jsObject) get(k string) (any, bool) {
-	v, ok := o.vals[k]
-	return v, ok
-}
-
 // lookup is a property read: a missing key reads as undefined.
 func (o *jsObject) lookup(k string) any {
 	if v, ok := o.vals[k]; ok {
@@ -71,6 +67,21 @@ func (o *jsObject) set(k string, v any) {
 		o.keys = append(o.keys, k)
 	}
 	o.vals[k] = v
+}
+
+// Set is set, for v8json (JSON.parse fills objects with it).
+func (o *jsObject) Set(k string, v any) { o.set(k, v) }
+
+// Members yields the properties in JavaScript enumeration order, for
+// jsjson (JSON.stringify prints them).
+func (o *jsObject) Members() iter.Seq2[string, any] {
+	return func(yield func(string, any) bool) {
+		for _, k := range o.ownKeys() {
+			if !yield(k, o.vals[k]) {
+				return
+			}
+		}
+	}
 }
 
 func (o *jsObject) del(k string) {
@@ -160,12 +171,12 @@ func entries(v any) ([]string, []any) {
 		return keys, t
 	case string:
 		// Spreading a string copies one property per UTF-16 code unit.
-		units := toUTF16(t)
+		units := jsjson.ToUTF16(t)
 		keys := make([]string, len(units))
 		vals := make([]any, len(units))
 		for i := range units {
 			keys[i] = jsjson.FormatNumber(float64(i))
-			vals[i] = fromUTF16(units[i : i+1])
+			vals[i] = jsjson.FromUTF16(units[i : i+1])
 		}
 		return keys, vals
 	}
@@ -183,222 +194,19 @@ func property(v any, k string) any {
 
 // stringify renders v as JSON.stringify(v, null, pretty ? 2 : 0) does.
 func stringify(v any, pretty bool) string {
-	w := jsonWriter{}
-	if pretty {
-		w.indent = "  "
-	}
 	if v == undefined {
 		return "undefined"
 	}
-	w.value(v, "")
-	return w.b.String()
-}
-
-type jsonWriter struct {
-	b      strings.Builder
-	indent string
-}
-
-func (w *jsonWriter) value(v any, cur string) {
-	b := &w.b
-	switch t := v.(type) {
-	case nil, undefinedType:
-		b.WriteString("null")
-	case bool:
-		if t {
-			b.WriteString("true")
-		} else {
-			b.WriteString("false")
-		}
-	case float64:
-		b.WriteString(jsjson.FormatNumber(t))
-	case string:
-		writeJSString(b, t)
-	case []any:
-		if len(t) == 0 {
-			b.WriteString("[]")
-			return
-		}
-		inner := cur + w.indent
-		b.WriteByte('[')
-		for i, e := range t {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			w.newline(inner)
-			w.value(e, inner)
-		}
-		w.newline(cur)
-		b.WriteByte(']')
-	case *jsObject:
-		inner := cur + w.indent
-		n := 0
-		for _, k := range t.ownKeys() {
-			val := t.vals[k]
-			if val == undefined {
-				continue
-			}
-			if n == 0 {
-				b.WriteByte('{')
-			} else {
-				b.WriteByte(',')
-			}
-			n++
-			w.newline(inner)
-			writeJSString(b, k)
-			b.WriteByte(':')
-			if w.indent != "" {
-				b.WriteByte(' ')
-			}
-			w.value(val, inner)
-		}
-		if n == 0 {
-			b.WriteString("{}")
-			return
-		}
-		w.newline(cur)
-		b.WriteByte('}')
-	default:
-		b.WriteString("null")
+	indent := ""
+	if pretty {
+		indent = "  "
 	}
-}
-
-func (w *jsonWriter) newline(cur string) {
-	if w.indent == "" {
-		return
-	}
-	w.b.WriteByte('\n')
-	w.b.WriteString(cur)
-}
-
-// writeJSString writes s as JSON.stringify writes a string: only '"', '\\'
-// and control characters are escaped (never '<', '>', '&', U+2028), and a
-// lone surrogate (WTF-8 in s) is written as a lowercase \uXXXX escape.
-func writeJSString(b *strings.Builder, s string) {
-	const hex = "0123456789abcdef"
-	b.WriteByte('"')
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			switch {
-			case c == '"':
-				b.WriteString(`\"`)
-			case c == '\\':
-				b.WriteString(`\\`)
-			case c == '\b':
-				b.WriteString(`\b`)
-			case c == '\f':
-				b.WriteString(`\f`)
-			case c == '\n':
-				b.WriteString(`\n`)
-			case c == '\r':
-				b.WriteString(`\r`)
-			case c == '\t':
-				b.WriteString(`\t`)
-			case c < 0x20:
-				b.WriteString(`\u00`)
-				b.WriteByte(hex[c>>4])
-				b.WriteByte(hex[c&0xf])
-			default:
-				b.WriteByte(c)
-			}
-			i++
-			continue
-		}
-		if u, ok := surrogateAt(s, i); ok {
-			b.WriteString(`\u`)
-			b.WriteByte(hex[u>>12])
-			b.WriteByte(hex[u>>8&0xf])
-			b.WriteByte(hex[u>>4&0xf])
-			b.WriteByte(hex[u&0xf])
-			i += 3
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b.WriteString("\ufffd")
-		} else {
-			b.WriteString(s[i : i+size])
-		}
-		i += size
-	}
-	b.WriteByte('"')
-}
-
-// surrogateAt reports whether s holds the WTF-8 encoding of a surrogate
-// code point (U+D800..U+DFFF) at byte i, and which.
-func surrogateAt(s string, i int) (uint16, bool) {
-	if i+2 < len(s) && s[i] == 0xED && s[i+1] >= 0xA0 && s[i+1] <= 0xBF && s[i+2] >= 0x80 && s[i+2] <= 0xBF {
-		return 0xD000 | uint16(s[i+1]&0x3F)<<6 | uint16(s[i+2]&0x3F), true
-	}
-	return 0, false
-}
-
-// appendWTF8 appends the UTF-16 code unit or code point r to b, writing a
-// lone surrogate as its 3-byte WTF-8 form (which Go's UTF-8 encoder
-// refuses).
-func appendWTF8(b []byte, r rune) []byte {
-	if r >= 0xD800 && r <= 0xDFFF {
-		return append(b, 0xED, byte(0x80|(r>>6)&0x3F), byte(0x80|r&0x3F))
-	}
-	return utf8.AppendRune(b, r)
-}
-
-// toUTF16 returns s as UTF-16 code units (JavaScript's string view),
-// keeping lone surrogates.
-func toUTF16(s string) []uint16 {
-	out := make([]uint16, 0, len(s))
-	for i := 0; i < len(s); {
-		if u, ok := surrogateAt(s, i); ok {
-			out = append(out, u)
-			i += 3
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		i += size
-		if r >= 0x10000 {
-			r -= 0x10000
-			out = append(out, uint16(0xD800+(r>>10)), uint16(0xDC00+(r&0x3FF)))
-			continue
-		}
-		out = append(out, uint16(r))
-	}
-	return out
-}
-
-// fromUTF16 is the inverse of toUTF16: pairs become code points, lone
-// surrogates stay as WTF-8.
-func fromUTF16(u []uint16) string {
-	b := make([]byte, 0, len(u))
-	for i := 0; i < len(u); i++ {
-		c := rune(u[i])
-		if c >= 0xD800 && c <= 0xDBFF && i+1 < len(u) && u[i+1] >= 0xDC00 && u[i+1] <= 0xDFFF {
-			c = 0x10000 + (c-0xD800)<<10 + rune(u[i+1]-0xDC00)
-			i++
-		}
-		b = appendWTF8(b, c)
-	}
-	return string(b)
+	return string(jsjson.Append(nil, v, indent))
 }
 
 // toUSV replaces lone surrogates by U+FFFD, as the URL and Fetch standards
 // do before encoding a string as UTF-8.
-func toUSV(s string) string {
-	if !strings.Contains(s, "\xED") {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		if _, ok := surrogateAt(s, i); ok {
-			b.WriteString("\ufffd")
-			i += 3
-			continue
-		}
-		b.WriteByte(s[i])
-		i++
-	}
-	return b.String()
-}
+func toUSV(s string) string { return jsjson.ToUSV(s) }
 
 // decodeUTF8 decodes bytes as the WHATWG UTF-8 decoder does (TextDecoder,
 // Response.text()): a leading byte-order mark is dropped and each maximal

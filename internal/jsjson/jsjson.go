@@ -9,6 +9,12 @@
 // prints a float64 (1e+21, 0.1, 100); strings escape only '"', '\\' and
 // control characters (never '<', '>' or '&'); indentation follows
 // JSON.stringify's rules (empty objects and arrays stay "{}" and "[]").
+//
+// Besides re-rendering JSON texts (Stringify, Marshal, ReplaceKeys) it
+// prints values of other packages' JavaScript value models (Append, with
+// Object and Undefined), decodes JSON keeping member order (Decode), and
+// handles JavaScript strings: UTF-16 lengths and lone surrogates, which Go
+// strings hold in their WTF-8 form (AppendString, UTF16Len, ToUTF16, ...).
 package jsjson
 
 import (
@@ -16,12 +22,11 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"iter"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf16"
-	"unicode/utf8"
 )
 
 // Stringify re-renders the JSON text raw as JSON.stringify(JSON.parse(raw),
@@ -36,18 +41,13 @@ func Stringify(raw []byte, indent string) (string, error) {
 // rendering (deep nesting with indentation grows quadratically). A
 // negative limit renders everything.
 func StringifyPrefix(raw []byte, indent string, limit int) (string, error) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	v, err := decodeOrdered(dec)
+	v, err := Decode(raw, jsBuilder)
 	if err != nil {
 		return "", err
 	}
-	if _, err := dec.Token(); err != io.EOF {
-		return "", errors.New("jsjson: trailing data after JSON value")
-	}
 	w := &writer{indent: indent, limit: limit}
 	w.write(v, "")
-	return w.b.String(), nil
+	return string(w.b), nil
 }
 
 // Marshal renders a Go value as JSON.stringify would render its JSON form
@@ -60,63 +60,130 @@ func Marshal(v any, indent string) (string, error) {
 	return Stringify(raw, indent)
 }
 
+// Builder makes the values Decode returns from the parts of a JSON text.
+type Builder[V any] struct {
+	// Scalar makes a string, json.Number, bool or nil (null) value.
+	Scalar func(v any) V
+	// Array makes an array from its elements (a non-nil slice, empty for
+	// []).
+	Array func(elems []V) V
+	// Object makes an object from its members in source order, a repeated
+	// key as often as it stands (nil slices for {}).
+	Object func(keys []string, vals []V) V
+}
+
+var errTrailing = errors.New("jsjson: trailing data after JSON value")
+
+// Decode decodes raw, one JSON value and nothing after it but white space,
+// into the values b makes, keeping the order of object members and the
+// text of numbers. It returns an error when raw is not valid JSON.
+func Decode[V any](raw []byte, b Builder[V]) (V, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	v, err := decode(dec, &b)
+	if err != nil {
+		return v, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		var zero V
+		return zero, errTrailing
+	}
+	return v, nil
+}
+
+// decodeFirst is Decode that ignores what follows the first value.
+func decodeFirst[V any](raw []byte, b Builder[V]) (V, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	return decode(dec, &b)
+}
+
+func decode[V any](dec *json.Decoder, b *Builder[V]) (V, error) {
+	var zero V
+	tok, err := dec.Token()
+	if err != nil {
+		return zero, err
+	}
+	d, ok := tok.(json.Delim)
+	if !ok {
+		return b.Scalar(tok), nil
+	}
+	switch d {
+	case '{':
+		var keys []string
+		var vals []V
+		for dec.More() {
+			kt, err := dec.Token()
+			if err != nil {
+				return zero, err
+			}
+			key, _ := kt.(string)
+			val, err := decode(dec, b)
+			if err != nil {
+				return zero, err
+			}
+			keys = append(keys, key)
+			vals = append(vals, val)
+		}
+		if _, err := dec.Token(); err != nil {
+			return zero, err
+		}
+		return b.Object(keys, vals), nil
+	case '[':
+		elems := []V{}
+		for dec.More() {
+			val, err := decode(dec, b)
+			if err != nil {
+				return zero, err
+			}
+			elems = append(elems, val)
+		}
+		if _, err := dec.Token(); err != nil {
+			return zero, err
+		}
+		return b.Array(elems), nil
+	}
+	return zero, errors.New("jsjson: unexpected delimiter")
+}
+
+// jsBuilder makes the values JSON.parse makes: objects are memberLists in
+// JavaScript property order.
+var jsBuilder = Builder[any]{
+	Scalar: func(v any) any { return v },
+	Array:  func(elems []any) any { return elems },
+	Object: func(keys []string, vals []any) any {
+		// A repeated key keeps its first place and its last value.
+		var obj memberList
+		index := map[string]int{}
+		for i, key := range keys {
+			if j, ok := index[key]; ok {
+				obj[j].val = vals[i]
+				continue
+			}
+			index[key] = len(obj)
+			obj = append(obj, member{key, vals[i]})
+		}
+		return orderKeys(obj)
+	},
+}
+
 type member struct {
 	key string
 	val any
 }
 
-// object is a JSON object with its members in JavaScript property order.
-type object []member
+// memberList is a JSON object with its members in JavaScript property
+// order.
+type memberList []member
 
-func decodeOrdered(dec *json.Decoder) (any, error) {
-	tok, err := dec.Token()
-	if err != nil {
-		return nil, err
-	}
-	switch t := tok.(type) {
-	case json.Delim:
-		switch t {
-		case '{':
-			var obj object
-			index := map[string]int{}
-			for dec.More() {
-				kt, err := dec.Token()
-				if err != nil {
-					return nil, err
-				}
-				key, _ := kt.(string)
-				val, err := decodeOrdered(dec)
-				if err != nil {
-					return nil, err
-				}
-				if i, ok := index[key]; ok {
-					obj[i].val = val
-					continue
-				}
-				index[key] = len(obj)
-				obj = append(obj, member{key, val})
+// Members yields the members in order.
+func (o memberList) Members() iter.Seq2[string, any] {
+	return func(yield func(string, any) bool) {
+		for _, m := range o {
+			if !yield(m.key, m.val) {
+				return
 			}
-			if _, err := dec.Token(); err != nil {
-				return nil, err
-			}
-			return orderKeys(obj), nil
-		case '[':
-			arr := []any{}
-			for dec.More() {
-				val, err := decodeOrdered(dec)
-				if err != nil {
-					return nil, err
-				}
-				arr = append(arr, val)
-			}
-			if _, err := dec.Token(); err != nil {
-				return nil, err
-			}
-			return arr, nil
 		}
-		return nil, errors.New("jsjson: unexpected delimiter")
-	default:
-		return t, nil
 	}
 }
 
@@ -159,7 +226,7 @@ func sortIndexes(idx []string) {
 	})
 }
 
-func orderKeys(obj object) object {
+func orderKeys(obj memberList) memberList {
 	keys := make([]string, len(obj))
 	byKey := make(map[string]any, len(obj))
 	for i, m := range obj {
@@ -167,203 +234,11 @@ func orderKeys(obj object) object {
 		byKey[m.key] = m.val
 	}
 	keys = OrderKeys(keys)
-	out := make(object, len(keys))
+	out := make(memberList, len(keys))
 	for i, k := range keys {
 		out[i] = member{k, byKey[k]}
 	}
 	return out
-}
-
-// writer renders decoded values; limit >= 0 stops it past limit bytes.
-type writer struct {
-	b      strings.Builder
-	indent string
-	limit  int
-}
-
-func (w *writer) full() bool { return w.limit >= 0 && w.b.Len() > w.limit }
-
-func (w *writer) write(v any, cur string) {
-	if w.full() {
-		return
-	}
-	b := &w.b
-	switch t := v.(type) {
-	case nil:
-		b.WriteString("null")
-	case bool:
-		if t {
-			b.WriteString("true")
-		} else {
-			b.WriteString("false")
-		}
-	case json.Number:
-		f, err := strconv.ParseFloat(string(t), 64)
-		if err != nil || math.IsInf(f, 0) {
-			// JSON.parse turns out-of-range numbers into Infinity, which
-			// JSON.stringify prints as null.
-			b.WriteString("null")
-			return
-		}
-		b.WriteString(FormatNumber(f))
-	case string:
-		WriteString(b, t)
-	case []any:
-		if len(t) == 0 {
-			b.WriteString("[]")
-			return
-		}
-		inner := cur + w.indent
-		b.WriteByte('[')
-		for i, e := range t {
-			if w.full() {
-				return
-			}
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			w.newline(inner)
-			w.write(e, inner)
-		}
-		w.newline(cur)
-		b.WriteByte(']')
-	case object:
-		if len(t) == 0 {
-			b.WriteString("{}")
-			return
-		}
-		inner := cur + w.indent
-		b.WriteByte('{')
-		for i, m := range t {
-			if w.full() {
-				return
-			}
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			w.newline(inner)
-			WriteString(b, m.key)
-			b.WriteByte(':')
-			if w.indent != "" {
-				b.WriteByte(' ')
-			}
-			w.write(m.val, inner)
-		}
-		w.newline(cur)
-		b.WriteByte('}')
-	}
-}
-
-func (w *writer) newline(cur string) {
-	if w.indent == "" {
-		return
-	}
-	w.b.WriteByte('\n')
-	w.b.WriteString(cur)
-}
-
-// WriteString writes s as a JSON string literal escaped as JSON.stringify
-// escapes it.
-func WriteString(b *strings.Builder, s string) {
-	const hex = "0123456789abcdef"
-	b.WriteByte('"')
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			switch {
-			case c == '"':
-				b.WriteString(`\"`)
-			case c == '\\':
-				b.WriteString(`\\`)
-			case c == '\b':
-				b.WriteString(`\b`)
-			case c == '\f':
-				b.WriteString(`\f`)
-			case c == '\n':
-				b.WriteString(`\n`)
-			case c == '\r':
-				b.WriteString(`\r`)
-			case c == '\t':
-				b.WriteString(`\t`)
-			case c < 0x20:
-				b.WriteString(`\u00`)
-				b.WriteByte(hex[c>>4])
-				b.WriteByte(hex[c&0xf])
-			default:
-				b.WriteByte(c)
-			}
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			// Invalid UTF-8 cannot come from JSON text; render it as the
-			// replacement character, as JavaScript would after decoding.
-			b.WriteString("\ufffd")
-		} else {
-			b.WriteString(s[i : i+size])
-		}
-		i += size
-	}
-	b.WriteByte('"')
-}
-
-// FormatNumber prints f as JavaScript's Number.prototype.toString does
-// (shortest round-trip digits; exponent form below 1e-6 and from 1e21).
-func FormatNumber(f float64) string {
-	if f == 0 {
-		return "0"
-	}
-	if math.IsNaN(f) || math.IsInf(f, 0) {
-		return "null"
-	}
-	abs := math.Abs(f)
-	if abs >= 1e21 || abs < 1e-6 {
-		s := strconv.FormatFloat(f, 'e', -1, 64)
-		// Go: 1e+21, 1.5e-07; JavaScript: 1e+21, 1.5e-7.
-		mant, exp, _ := strings.Cut(s, "e")
-		sign := exp[0]
-		digits := strings.TrimLeft(exp[1:], "0")
-		return mant + "e" + string(sign) + digits
-	}
-	return strconv.FormatFloat(f, 'f', -1, 64)
-}
-
-// UTF16Len returns the length of s in UTF-16 code units, JavaScript's
-// String.prototype.length.
-func UTF16Len(s string) int {
-	n := 0
-	for _, r := range s {
-		w := utf16.RuneLen(r)
-		if w < 0 {
-			w = 1
-		}
-		n += w
-	}
-	return n
-}
-
-// TruncateUTF16 returns the longest prefix of s that is at most max UTF-16
-// code units long, and whether s was cut. JavaScript's slice may split a
-// surrogate pair, leaving a lone surrogate that every JSON decoder turns
-// into U+FFFD; Go strings cannot hold half a pair, so the prefix ends in
-// U+FFFD in that case.
-func TruncateUTF16(s string, max int) (string, bool) {
-	n := 0
-	for i, r := range s {
-		w := utf16.RuneLen(r)
-		if w < 0 {
-			w = 1
-		}
-		if n+w > max {
-			if w == 2 && n+1 == max {
-				return s[:i] + "\ufffd", true
-			}
-			return s[:i], true
-		}
-		n += w
-	}
-	return s, false
 }
 
 // ReplaceKeys returns raw with the value of every object member whose key
@@ -371,21 +246,19 @@ func TruncateUTF16(s string, max int) (string, bool) {
 // with, keeping everything else, key order included. The result is
 // compact JSON in JavaScript's rendering.
 func ReplaceKeys(raw []byte, match func(key string) bool, with string) ([]byte, error) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	v, err := decodeOrdered(dec)
+	v, err := decodeFirst(raw, jsBuilder)
 	if err != nil {
 		return nil, err
 	}
 	w := &writer{limit: -1}
 	w.write(replaceKeys(v, match, with), "")
-	return []byte(w.b.String()), nil
+	return w.b, nil
 }
 
 func replaceKeys(v any, match func(string) bool, with string) any {
 	switch t := v.(type) {
-	case object:
-		out := make(object, len(t))
+	case memberList:
+		out := make(memberList, len(t))
 		for i, m := range t {
 			if match(m.key) {
 				out[i] = member{m.key, with}
