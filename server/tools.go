@@ -210,10 +210,7 @@ func (s *Server) runTool(w http.ResponseWriter, r *http.Request, t *tools.Tool, 
 	}
 	res, err := t.Execute(r.Context(), data, inv)
 	if err != nil {
-		if errorIsContext(r, err) {
-			return
-		}
-		s.writeError(w, r, err)
+		s.writeRunError(w, r, err)
 		return
 	}
 	b, err := res.JSON()
