@@ -73,8 +73,13 @@ func (r *Run) execute(parent context.Context, yield func(stream.Chunk, error) bo
 			r.mu.Lock()
 			r.state.Status = StatusSuspended
 			r.state.Suspended = r.suspendedPaths()
+			r.unsaved = true
 			r.mu.Unlock()
-			if err := r.persist(ctx); err != nil {
+			err := r.persist(ctx)
+			r.mu.Lock()
+			r.unsaved = false
+			r.mu.Unlock()
+			if err != nil {
 				r.finish(ctx, StatusFailed, nil, err)
 				return
 			}

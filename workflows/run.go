@@ -173,6 +173,9 @@ type Run struct {
 	// lost is set when another process took the run over (a save found
 	// a newer version): this run then never writes its snapshot again.
 	lost bool
+	// unsaved is set while a suspension's snapshot is being saved: the
+	// run reports itself running until it can be resumed.
+	unsaved bool
 }
 
 // RunOption configures a run.
@@ -293,10 +296,14 @@ func (r *Run) result() *Result {
 	return res
 }
 
-// Status is the run's status.
+// Status is the run's status. A run reports "suspended" only once its
+// snapshot is saved, so a caller that sees it can resume the run.
 func (r *Run) Status() string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if r.unsaved {
+		return StatusRunning
+	}
 	return r.state.Status
 }
 
