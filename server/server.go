@@ -49,6 +49,25 @@ type Options struct {
 	// of a finished run. Runs the server does not remember are looked up
 	// in the workflow's storage (suspended and running runs only).
 	MaxFinishedRuns int
+	// Routes are the app's own routes (Mastra's server.apiRoutes, such as
+	// the AI SDK chat route of package aisdk), served beside the API at
+	// their own paths, behind the same CORS, authentication, body limit
+	// and recover guard.
+	Routes []Route
+	// Studio, when set, serves GET and HEAD requests outside the API
+	// prefix, the custom routes and /health (the dev studio of package
+	// studio). It is not behind authentication: it must serve only
+	// public assets, whose API calls then authenticate. Ignored when the
+	// API is served at the root.
+	Studio http.Handler
+}
+
+// Route is one custom route: an http.ServeMux pattern's method and path
+// ("POST", "/chat/{agentId}") and its handler, which reads the
+// authenticated resource with [AuthResource].
+type Route struct {
+	Method, Path string
+	Handler      http.Handler
 }
 
 // Server is an http.Handler serving Mastra's HTTP API over a registry:
@@ -160,6 +179,9 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("GET "+apiRoot, func(w http.ResponseWriter, _ *http.Request) {
 		writeText(w, http.StatusOK, "Hello to the Mastra API!")
 	})
+	for _, rt := range s.opts.Routes {
+		s.mux.Handle(rt.Method+" "+rt.Path, rt.Handler)
+	}
 	s.mux.HandleFunc("GET /health", func(w http.ResponseWriter, _ *http.Request) {
 		writeRawJSON(w, http.StatusOK, []byte(`{"success":true}`))
 	})
@@ -184,6 +206,11 @@ func authResource(r *http.Request) string {
 	s, _ := r.Context().Value(authKey{}).(string)
 	return s
 }
+
+// AuthResource is the resource the Options.Auth hook gave the request
+// (Mastra's mastra__resourceId), or "" when there is none. Custom routes
+// use it in place of any resource the request names.
+func AuthResource(r *http.Request) string { return authResource(r) }
 
 // ServeHTTP serves the API: CORS (every answer, and OPTIONS preflights
 // with 204), authentication, the routes, and a recover guard that turns
@@ -213,6 +240,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		rw.WriteHeader(http.StatusNoContent)
 		return
 	}
+	if s.servesStudio(r) {
+		s.opts.Studio.ServeHTTP(rw, r)
+		return
+	}
 	if s.opts.BearerToken != "" || s.opts.Auth != nil {
 		if !(r.Method == http.MethodGet && r.URL.Path == "/health") {
 			res, ok := s.authenticate(r)
@@ -229,6 +260,24 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		r.Body = http.MaxBytesReader(rw, r.Body, s.maxBody)
 	}
 	s.mux.ServeHTTP(rw, r)
+}
+
+// servesStudio tells whether r is the studio's: a GET or HEAD outside
+// the API prefix, /health and the custom routes.
+func (s *Server) servesStudio(r *http.Request) bool {
+	if s.opts.Studio == nil || s.prefix == "" || (r.Method != http.MethodGet && r.Method != http.MethodHead) {
+		return false
+	}
+	p := r.URL.Path
+	if p == s.prefix || strings.HasPrefix(p, s.prefix+"/") || p == "/health" {
+		return false
+	}
+	if len(s.opts.Routes) > 0 {
+		if _, pattern := s.mux.Handler(r); pattern != "/" {
+			return false
+		}
+	}
+	return true
 }
 
 func (s *Server) authenticate(r *http.Request) (string, bool) {
