@@ -12,6 +12,7 @@ import (
 	"iter"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gomastra/mastra/model"
@@ -73,6 +74,8 @@ type Model struct {
 	provider, modelID string
 	steps             []Step
 	repeatLast        bool
+	answer            func(*model.Request) Step
+	answered          atomic.Int64
 
 	mu    sync.Mutex
 	calls []*model.Request
@@ -83,6 +86,16 @@ var _ model.LanguageModel = (*Model)(nil)
 // New returns a model that answers its calls with steps, in order.
 func New(steps ...Step) *Model {
 	return &Model{provider: "mock-provider", modelID: "mock-model-id", steps: steps}
+}
+
+// NewFunc returns a model that answers each call with answer(req): a
+// stateless script that reacts to the prompt (say, a tool call while the
+// prompt holds no tool result, text after), so one model serves any
+// number of runs, concurrent ones included. answer must be safe for
+// concurrent use. Such a model does not record its calls (Calls is
+// empty), so its memory stays flat under load.
+func NewFunc(answer func(req *model.Request) Step) *Model {
+	return &Model{provider: "mock-provider", modelID: "mock-model-id", answer: answer}
 }
 
 // WithID sets the provider and model ids the model reports.
@@ -113,6 +126,9 @@ func (m *Model) Calls() []*model.Request {
 
 // Stream implements model.LanguageModel.
 func (m *Model) Stream(ctx context.Context, req *model.Request) iter.Seq2[model.StreamPart, error] {
+	if m.answer != nil {
+		return m.play(ctx, m.answer(req), int(m.answered.Add(1)-1))
+	}
 	m.mu.Lock()
 	n := len(m.calls)
 	m.calls = append(m.calls, req)
@@ -125,11 +141,17 @@ func (m *Model) Stream(ctx context.Context, req *model.Request) iter.Seq2[model.
 		step, ok = m.steps[len(m.steps)-1], true
 	}
 	m.mu.Unlock()
-	return func(yield func(model.StreamPart, error) bool) {
-		if !ok {
+	if !ok {
+		return func(yield func(model.StreamPart, error) bool) {
 			yield(model.StreamPart{}, fmt.Errorf("%w (call %d of %d steps)", ErrNoMoreSteps, n+1, len(m.steps)))
-			return
 		}
+	}
+	return m.play(ctx, step, n)
+}
+
+// play streams step as the answer to call number n (from 0).
+func (m *Model) play(ctx context.Context, step Step, n int) iter.Seq2[model.StreamPart, error] {
+	return func(yield func(model.StreamPart, error) bool) {
 		if step.Err != nil {
 			yield(model.StreamPart{}, step.Err)
 			return

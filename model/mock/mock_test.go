@@ -99,3 +99,25 @@ func TestEarlyStopDoesNotLeak(t *testing.T) {
 		t.Errorf("stopped after %d parts", n)
 	}
 }
+
+func TestNewFuncAnswersFromThePrompt(t *testing.T) {
+	m := NewFunc(func(req *model.Request) Step {
+		for _, msg := range req.Messages {
+			if msg.Role == model.RoleTool {
+				return Step{Text: "done"}
+			}
+		}
+		return Step{ToolCalls: []ToolCall{{ID: "c1", Name: "add", Args: `{"a":1}`}}}
+	})
+	first, err := model.Collect(context.Background(), m, &model.Request{})
+	if err != nil || len(first.ToolCalls) != 1 || first.ToolCalls[0].ToolName != "add" {
+		t.Fatalf("first call: %+v %v", first, err)
+	}
+	second, err := model.Collect(context.Background(), m, &model.Request{Messages: []model.Message{{Role: model.RoleTool}}})
+	if err != nil || second.Text != "done" || second.Metadata.ID != "mock-response-2" {
+		t.Fatalf("second call: %+v %v", second, err)
+	}
+	if len(m.Calls()) != 0 {
+		t.Fatalf("calls recorded: %d", len(m.Calls()))
+	}
+}
