@@ -24,7 +24,9 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"regexp"
+	"slices"
 	"sort"
 
 	"go.opentelemetry.io/otel/trace"
@@ -189,6 +191,17 @@ func (a *Agent) OwnTools(ctx context.Context, rc *tools.RequestContext) (map[str
 
 // Storage returns the agent's storage, or nil.
 func (a *Agent) Storage() storage.Store { return a.cfg.Storage }
+
+// SubAgents returns the agent's sub-agents by key (offered to the model
+// as agent-<key>); a copy.
+func (a *Agent) SubAgents() map[string]*Agent { return maps.Clone(a.cfg.Agents) }
+
+// Workflows returns the agent's workflows by key (offered to the model
+// as workflow-<key>); a copy.
+func (a *Agent) Workflows() map[string]*workflows.Workflow { return maps.Clone(a.cfg.Workflows) }
+
+// Processors returns the agent's step processors, in order; a copy.
+func (a *Agent) Processors() []StepProcessor { return slices.Clone(a.cfg.Processors) }
 
 var (
 	unsafeToolName = regexp.MustCompile(`[^a-zA-Z0-9_-]`)

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"maps"
@@ -232,19 +233,20 @@ func agentInfo(ctx context.Context, a *agent.Agent, rc *tools.RequestContext, wi
 	o.str("name", a.Name())
 	o.str("description", a.Description())
 	o.str("instructions", a.Instructions())
+	subAgents := agentAgentsJSON(a)
 	if withID {
-		o.raw("agents", []byte("{}"))
+		o.raw("agents", subAgents)
 		o.raw("tools", toolsJSON)
 	} else {
 		o.raw("tools", toolsJSON)
-		o.raw("agents", []byte("{}"))
+		o.raw("agents", subAgents)
 	}
-	o.raw("workflows", []byte("{}"))
+	o.raw("workflows", agentWorkflowsJSON(a))
 	o.raw("skills", []byte("[]"))
 	o.raw("workspaceTools", []byte("[]"))
 	o.raw("browserTools", []byte("[]"))
 	o.boolean("hasBrowser", false)
-	o.raw("inputProcessors", []byte("[]"))
+	o.raw("inputProcessors", inputProcessorsJSON(a))
 	o.raw("outputProcessors", []byte("[]"))
 	o.str("provider", provider)
 	o.str("modelId", modelID)
@@ -258,6 +260,49 @@ func agentInfo(ctx context.Context, a *agent.Agent, rc *tools.RequestContext, wi
 		o.boolean("hasDraft", false)
 	}
 	return o.bytes(), nil
+}
+
+// agentAgentsJSON is an agent's "agents": sub-agent key → {id, name}.
+func agentAgentsJSON(a *agent.Agent) []byte {
+	subs := a.SubAgents()
+	o := newObject()
+	for _, k := range slices.Sorted(maps.Keys(subs)) {
+		o.raw(k, newObject().str("id", subs[k].ID()).str("name", subs[k].Name()).bytes())
+	}
+	return o.bytes()
+}
+
+// agentWorkflowsJSON is an agent's "workflows": key → {name, steps: step
+// id → {id, description?}} (Mastra lists the top-level steps).
+func agentWorkflowsJSON(a *agent.Agent) []byte {
+	wfs := a.Workflows()
+	o := newObject()
+	for _, k := range slices.Sorted(maps.Keys(wfs)) {
+		steps := newObject()
+		for _, n := range wfs[k].Graph() {
+			for _, st := range n.Steps {
+				step := newObject().str("id", st.ID())
+				if d := st.Description(); d != "" {
+					step.str("description", d)
+				}
+				steps.raw(st.ID(), step.bytes())
+			}
+		}
+		o.raw(k, newObject().str("name", cmp.Or(wfs[k].ID(), "Unnamed workflow")).raw("steps", steps.bytes()).bytes())
+	}
+	return o.bytes()
+}
+
+// inputProcessorsJSON lists an agent's input processors as Mastra
+// does: its processors combined into one processor workflow,
+// [{id: "<agentId>-input-processor", name: <the same>}], or [] when it
+// has none.
+func inputProcessorsJSON(a *agent.Agent) []byte {
+	if len(a.Processors()) == 0 {
+		return []byte("[]")
+	}
+	id := a.ID() + "-input-processor"
+	return append(append([]byte{'['}, newObject().str("id", id).str("name", id).bytes()...), ']')
 }
 
 // stepInfo is one entry of a workflow's steps / allSteps.
