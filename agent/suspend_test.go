@@ -367,6 +367,35 @@ func TestListSuspendedRunsAndSendToolApproval(t *testing.T) {
 	}
 }
 
+// sendToolApproval's resumeData answers a suspended tool (not an
+// approval) by thread, as Mastra's does.
+func TestSendToolApprovalResumesASuspendedToolWithItsData(t *testing.T) {
+	var runs atomic.Int32
+	m := mock.New(mock.Step{ToolCalls: []mock.ToolCall{{ID: "c1", Name: "pay", Args: `{"amount":2}`}}}, mock.Step{Text: "Paid."})
+	a := newAgent(t, m, tools.Set{"pay": payTool(&runs)})
+	ctx := context.Background()
+	first, err := a.Generate(ctx, "pay 2", WithMemory("thread-r", "user-1"))
+	if err != nil || first.FinishReason != model.FinishSuspended {
+		t.Fatalf("first run: %v %s", err, first.FinishReason)
+	}
+	runID, s, err := a.SendToolApproval(ctx, ToolApproval{ThreadID: "thread-r", ResourceID: "user-1", ToolCallID: "c1", ResumeData: map[string]any{"ok": true, "note": "by thread"}})
+	if err != nil || runID != first.RunID {
+		t.Fatalf("send: %v, run %s", err, runID)
+	}
+	var result json.RawMessage
+	for c, err := range s {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.Type == stream.TypeToolResult {
+			result, _ = json.Marshal(c.Payload)
+		}
+	}
+	if !strings.Contains(string(result), `"result":{"paid":true,"note":"by thread"}`) || runs.Load() != 2 {
+		t.Errorf("resumed result %s after %d runs", result, runs.Load())
+	}
+}
+
 func TestAutoResumeSuspendedTools(t *testing.T) {
 	var runs atomic.Int32
 	guarded := tools.New(tools.Config[confirmIn, confirmOut]{ID: "transfer", RequireApproval: true, Execute: func(tools.Context, confirmIn) (confirmOut, error) {

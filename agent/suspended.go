@@ -95,6 +95,12 @@ type ToolApproval struct {
 	Approved             bool
 	// Reason is told to the model when the call is declined.
 	Reason string
+	// ResumeData, when set and the call is a suspended tool rather than
+	// one waiting for approval (say, ask_user), is the data the tool is
+	// resumed with (Mastra's sendToolApproval resumeData); Approved and
+	// Reason are then not used. A call waiting for approval is always
+	// decided by Approved.
+	ResumeData any
 }
 
 // SendToolApproval finds the thread's suspended run and resumes it with
@@ -146,6 +152,11 @@ func (a *Agent) SendToolApproval(ctx context.Context, ap ToolApproval, opts ...O
 	if toolCallID == "" && len(matching[0].ToolCalls) > 0 {
 		toolCallID = matching[0].ToolCalls[0].ToolCallID
 	}
-	decision := &approvalDecision{Approved: ap.Approved, Reason: ap.Reason}
-	return runID, a.resumeStream(ctx, runID, resumeRequest{approval: decision, method: "sendToolApproval"}, withCall(opts, toolCallID)), nil
+	req := resumeRequest{approval: &approvalDecision{Approved: ap.Approved, Reason: ap.Reason}, method: "sendToolApproval"}
+	for _, c := range matching[0].ToolCalls {
+		if c.ToolCallID == toolCallID && !c.RequiresApproval && ap.ResumeData != nil {
+			req = resumeRequest{data: ap.ResumeData, method: "sendToolApproval"}
+		}
+	}
+	return runID, a.resumeStream(ctx, runID, req, withCall(opts, toolCallID)), nil
 }

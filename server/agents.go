@@ -795,7 +795,8 @@ const approvalAcceptTimeout = 30 * time.Second
 // Shutdown cancels; its chunks are not sent anywhere (Mastra pushes them
 // to thread subscribers, which this server does not have): the run's
 // effects are its stored messages and snapshots. A declined call's reason
-// is resumeData.reason when it is a string.
+// is resumeData.reason when it is a string; a suspended tool (one not
+// waiting for approval, such as ask_user) is resumed with resumeData.
 func (s *Server) sendToolApproval(w http.ResponseWriter, r *http.Request) {
 	a, f, err := s.agentAndBody(r)
 	if err != nil {
@@ -819,16 +820,16 @@ func (s *Server) sendToolApproval(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	reason := ""
-	if raw, ok := f["resumeData"]; ok {
+	ap := agent.ToolApproval{ThreadID: threadID, ResourceID: resourceID, ToolCallID: toolCallID, Approved: approved}
+	if raw, ok := f["resumeData"]; ok && string(raw) != "null" {
 		var d struct {
 			Reason string `json:"reason"`
 		}
 		if json.Unmarshal(raw, &d) == nil {
-			reason = d.Reason
+			ap.Reason = d.Reason
 		}
+		ap.ResumeData = raw
 	}
-	ap := agent.ToolApproval{ThreadID: threadID, ResourceID: resourceID, ToolCallID: toolCallID, Approved: approved, Reason: reason}
 
 	type started struct {
 		runID string
