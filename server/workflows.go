@@ -368,7 +368,7 @@ func (s *Server) streamWorkflow(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	defer s.runs.finish(req.rec, nil)
+	defer func() { s.runs.finish(req.rec, req.rec.run.Result()) }()
 	s.writeStream(w, r, req.rec.run.Stream(r.Context(), req.input, req.state), workflowFormat(r))
 }
 
@@ -513,7 +513,7 @@ func (s *Server) resumeStreamWorkflow(w http.ResponseWriter, r *http.Request) {
 		}
 	}, workflowFormat(r))
 	if tracked {
-		s.runs.finish(req.rec, nil)
+		s.runs.finish(req.rec, req.rec.run.Result())
 	}
 }
 

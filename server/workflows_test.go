@@ -200,7 +200,7 @@ func TestWorkflowStreams(t *testing.T) {
 		t.Errorf("resume-stream ends with %s: %v", last.Type, chunkTypes(cs))
 	}
 	resp, body = f.do(t, "GET", "/api/workflows/approve-wf/runs/s1", "")
-	if resp.StatusCode != 200 || !strings.Contains(string(body), `"status":"success"`) {
+	if resp.StatusCode != 200 || !strings.Contains(string(body), `"status":"success"`) || !strings.Contains(string(body), `"result":{"n":4,"ok":false}`) {
 		t.Errorf("streamed run: %d %s", resp.StatusCode, body)
 	}
 	// Input a step refuses: the run fails, in the stream.

@@ -271,6 +271,19 @@ func (r *Run) drain(chunks iter.Seq2[stream.Chunk, error]) (*Result, error) {
 }
 
 // result is the run's result now.
+// Result is the run's result as it stands (its final one once Start,
+// Stream, Resume or ResumeStream has ended): what Start returns, for a
+// run that was streamed. Nil before the run has started.
+func (r *Run) Result() *Result {
+	r.mu.Lock()
+	started := r.state != nil && r.state.Status != ""
+	r.mu.Unlock()
+	if !started {
+		return nil
+	}
+	return r.result()
+}
+
 func (r *Run) result() *Result {
 	r.mu.Lock()
 	defer r.mu.Unlock()
