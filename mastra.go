@@ -15,9 +15,11 @@ import (
 )
 
 // Config configures a [Mastra] registry: Mastra's `new Mastra({...})`
-// options. Only tools and the logger exist so far; agents, workflows,
-// storage, MCP servers and the server options will be added as fields
-// here, so construct Config with field names, never positionally.
+// options: its tools, workflows, agents and logger. Storage belongs to
+// the agents and workflows that use it (agent.Config.Storage,
+// workflows.Config.Storage) and server options to package server. More
+// fields may come, so construct Config with field names, never
+// positionally.
 type Config struct {
 	// Tools are registered with AddTool(tool, key) in sorted key order
 	// (Go maps have no order, unlike the JavaScript object literal Mastra
