@@ -533,6 +533,13 @@ func (r *run) callModel(ctx context.Context, messages []model.Message, choice mo
 	sort.Strings(names)
 	for _, name := range names {
 		t := r.active[name]
+		if pt, ok, err := t.ResolveProviderTool(m.Provider, m.ModelID); ok {
+			if err != nil {
+				return nil, err
+			}
+			req.Tools = append(req.Tools, model.ToolDefinition{Type: model.ToolTypeProviderDefined, Name: pt.Name, ID: pt.ID, Args: pt.Args})
+			continue
+		}
 		ms := t.ModelSchema(m)
 		input := ms.Schema
 		if r.opts.autoResume && t.HasSuspendSchema() {
@@ -547,6 +554,11 @@ func (r *run) callModel(ctx context.Context, messages []model.Message, choice mo
 	inputs := map[string]*strings.Builder{}
 	inputNames := map[string]string{}
 	synthesised := map[string]bool{}
+	// Calls the provider ran (web search): shown and kept in the
+	// assistant message, never executed.
+	providerRun := map[string]bool{}
+	providerArgs := map[string]json.RawMessage{}
+	var providerCalls []model.Part
 	var assistant []model.Part
 	for p, err := range r.model.Stream(ctx, req) {
 		if err != nil {
@@ -581,6 +593,13 @@ func (r *run) callModel(ctx context.Context, messages []model.Message, choice mo
 				r.emit(stream.TypeFile, stream.FromAgent, p.File)
 			}
 		case model.PartToolInputStart:
+			if p.ProviderExecuted {
+				// The provider runs it (web search): its input is shown,
+				// never executed here.
+				providerRun[p.ID], inputNames[p.ID] = true, p.ToolName
+				r.emit(stream.TypeToolCallInputStreamingStart, stream.FromAgent, stream.ToolInputStartPayload{ToolCallID: p.ID, ToolName: p.ToolName, ProviderExecuted: true})
+				continue
+			}
 			inputs[p.ID] = &strings.Builder{}
 			inputNames[p.ID] = p.ToolName
 			if t := r.lookup(p.ToolName); t != nil {
@@ -590,6 +609,10 @@ func (r *run) callModel(ctx context.Context, messages []model.Message, choice mo
 			}
 			r.emit(stream.TypeToolCallInputStreamingStart, stream.FromAgent, stream.ToolInputStartPayload{ToolCallID: p.ID, ToolName: p.ToolName})
 		case model.PartToolInputDelta:
+			if providerRun[p.ID] {
+				r.emit(stream.TypeToolCallDelta, stream.FromAgent, stream.ToolCallDeltaPayload{ArgsTextDelta: p.Delta, ToolCallID: p.ID, ToolName: inputNames[p.ID]})
+				continue
+			}
 			if b := inputs[p.ID]; b != nil {
 				b.WriteString(p.Delta)
 			}
@@ -612,6 +635,11 @@ func (r *run) callModel(ctx context.Context, messages []model.Message, choice mo
 			}
 		case model.PartToolCall:
 			if p.ProviderExecuted {
+				args := parseArgs(p.Input)
+				r.emit(stream.TypeToolCall, stream.FromAgent, stream.ToolCallPayload{ToolCallID: p.ToolCallID, ToolName: p.ToolName, Args: argsOrEmpty(args), ProviderExecuted: true})
+				providerCalls = append(providerCalls, model.Part{Type: model.MessageToolCall,
+					ToolCall: &model.ToolCallPart{ToolCallID: p.ToolCallID, ToolName: p.ToolName, Input: argsOrEmpty(args), ProviderExecuted: true}})
+				providerArgs[p.ToolCallID] = argsOrEmpty(args)
 				continue
 			}
 			if synthesised[p.ToolCallID] {
@@ -625,6 +653,11 @@ func (r *run) callModel(ctx context.Context, messages []model.Message, choice mo
 			c := newCall(p.ToolCallID, p.ToolName, p.Input)
 			res.calls = append(res.calls, c)
 			r.emitToolCall(c)
+		case model.PartToolResult:
+			// Only provider-executed tools have results in the model's
+			// stream.
+			r.emit(stream.TypeToolResult, stream.FromAgent, stream.ToolResultPayload{Args: providerArgs[p.ToolCallID], ToolCallID: p.ToolCallID, ToolName: p.ToolName,
+				Result: p.Result, IsError: p.IsError, ProviderExecuted: true})
 		case model.PartFinish:
 			res.reason, res.usage, res.providerMetadata = p.FinishReason, p.Usage, p.ProviderMetadata
 		case model.PartError:
@@ -644,6 +677,7 @@ func (r *run) callModel(ctx context.Context, messages []model.Message, choice mo
 	if res.text != "" {
 		assistant = append(assistant, model.Text(res.text))
 	}
+	assistant = append(assistant, providerCalls...)
 	for _, c := range res.calls {
 		assistant = append(assistant, model.ToolCall(c.id, c.name, argsOrEmpty(c.args)))
 	}

@@ -146,6 +146,7 @@ type Tool struct {
 	mcp              *MCPOptions
 	toolType         string
 	spanName         string
+	providerTool     ProviderToolResolver
 
 	onInputStart     func(ctx context.Context, e InputStartEvent)
 	onInputDelta     func(ctx context.Context, e InputDeltaEvent)

@@ -250,6 +250,13 @@ func (s *streamState) handle(ev sdk.MessageStreamEventUnion) []model.StreamPart 
 		case "tool_use":
 			s.blocks[ev.Index] = &block{kind: "tool", id: cb.ID, name: cb.Name}
 			return []model.StreamPart{{Type: model.PartToolInputStart, ID: cb.ID, ToolName: cb.Name}}
+		case "server_tool_use":
+			// Anthropic's own tools (web search): run by Anthropic, so
+			// provider-executed.
+			s.blocks[ev.Index] = &block{kind: "server", id: cb.ID, name: cb.Name}
+			return []model.StreamPart{{Type: model.PartToolInputStart, ID: cb.ID, ToolName: cb.Name, ProviderExecuted: true}}
+		case "web_search_tool_result":
+			return webSearchResultParts(cb.ToolUseID, cb.Content)
 		}
 	case "content_block_delta":
 		b := s.blocks[ev.Index]
@@ -272,7 +279,7 @@ func (s *streamState) handle(ev sdk.MessageStreamEventUnion) []model.StreamPart 
 					ProviderMetadata: model.ProviderMetadata{"anthropic": {"signature": d.Signature}}}}
 			}
 		case "input_json_delta":
-			if b.kind == "tool" && d.PartialJSON != "" {
+			if (b.kind == "tool" || b.kind == "server") && d.PartialJSON != "" {
 				b.input = append(b.input, d.PartialJSON...)
 				return []model.StreamPart{{Type: model.PartToolInputDelta, ID: b.id, Delta: d.PartialJSON}}
 			}
@@ -288,14 +295,14 @@ func (s *streamState) handle(ev sdk.MessageStreamEventUnion) []model.StreamPart 
 			return []model.StreamPart{{Type: model.PartTextEnd, ID: idx}}
 		case "reasoning":
 			return []model.StreamPart{{Type: model.PartReasoningEnd, ID: idx}}
-		case "tool":
+		case "tool", "server":
 			input := string(b.input)
 			if input == "" {
 				input = "{}"
 			}
 			return []model.StreamPart{
 				{Type: model.PartToolInputEnd, ID: b.id},
-				{Type: model.PartToolCall, ToolCallID: b.id, ToolName: b.name, Input: input},
+				{Type: model.PartToolCall, ToolCallID: b.id, ToolName: b.name, Input: input, ProviderExecuted: b.kind == "server"},
 			}
 		}
 	case "message_delta":
@@ -351,4 +358,27 @@ func mapStopReason(r string) model.FinishReason {
 		return model.FinishUnknown
 	}
 	return model.FinishOther
+}
+
+// webSearchResultParts is a web_search_tool_result block as the AI SDK
+// reports it: a provider-executed tool result listing the results ({url,
+// title, pageAge, encryptedContent, type}) and a url source for each, or
+// an error result {type: "web_search_tool_result_error", errorCode}.
+func webSearchResultParts(toolUseID string, c sdk.ContentBlockStartEventContentBlockUnionContent) []model.StreamPart {
+	if c.OfWebSearchResultBlockArray == nil && c.ErrorCode != "" {
+		return []model.StreamPart{{Type: model.PartToolResult, ToolCallID: toolUseID, ToolName: "web_search", ProviderExecuted: true, IsError: true,
+			Result: map[string]any{"type": "web_search_tool_result_error", "errorCode": c.ErrorCode}}}
+	}
+	results := make([]map[string]any, 0, len(c.OfWebSearchResultBlockArray))
+	sources := make([]model.StreamPart, 0, len(c.OfWebSearchResultBlockArray))
+	for i, r := range c.OfWebSearchResultBlockArray {
+		var pageAge any
+		if r.PageAge != "" {
+			pageAge = r.PageAge
+		}
+		results = append(results, map[string]any{"url": r.URL, "title": r.Title, "pageAge": pageAge, "encryptedContent": r.EncryptedContent, "type": string(r.Type)})
+		sources = append(sources, model.StreamPart{Type: model.PartSource, Source: &model.Source{SourceType: "url", ID: toolUseID + "-" + strconv.Itoa(i), URL: r.URL, Title: r.Title},
+			ProviderMetadata: model.ProviderMetadata{"anthropic": {"pageAge": pageAge}}})
+	}
+	return append([]model.StreamPart{{Type: model.PartToolResult, ToolCallID: toolUseID, ToolName: "web_search", ProviderExecuted: true, Result: results}}, sources...)
 }

@@ -552,3 +552,41 @@ func TestRequestErrors(t *testing.T) {
 		t.Errorf("%d requests sent for invalid prompts", n)
 	}
 }
+
+// Anthropic's own web search: the server tool in the request, its call
+// and result as provider-executed parts, each result a url source.
+func TestWebSearch(t *testing.T) {
+	f := newFakeServer(t, sse(t, "web_search.sse"))
+	m := f.model(t, 0)
+	parts, err := drain(t, m, &model.Request{
+		Messages: []model.Message{model.UserText("Weather in Lisbon?")},
+		Tools:    []model.ToolDefinition{{Type: model.ToolTypeProviderDefined, ID: "anthropic.web_search_20250305", Name: "web_search", Args: map[string]any{"maxUses": 3}}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	result := []map[string]any{{"url": "https://weather.example/lisbon", "title": "Lisbon weather", "pageAge": "November 29, 2026", "encryptedContent": "EqgfCioIARgB", "type": "web_search_result"}}
+	want := []model.StreamPart{
+		{Type: model.PartStreamStart},
+		meta("msg_ws01"),
+		{Type: model.PartToolInputStart, ID: "srvtoolu_01", ToolName: "web_search", ProviderExecuted: true},
+		{Type: model.PartToolInputDelta, ID: "srvtoolu_01", Delta: `{"query": "weather Lisbon"}`},
+		{Type: model.PartToolInputEnd, ID: "srvtoolu_01"},
+		{Type: model.PartToolCall, ToolCallID: "srvtoolu_01", ToolName: "web_search", Input: `{"query": "weather Lisbon"}`, ProviderExecuted: true},
+		{Type: model.PartToolResult, ToolCallID: "srvtoolu_01", ToolName: "web_search", ProviderExecuted: true, Result: result},
+		{Type: model.PartSource, Source: &model.Source{SourceType: "url", ID: "srvtoolu_01-0", URL: "https://weather.example/lisbon", Title: "Lisbon weather"},
+			ProviderMetadata: model.ProviderMetadata{"anthropic": {"pageAge": "November 29, 2026"}}},
+		{Type: model.PartTextStart, ID: "2"},
+		{Type: model.PartTextDelta, ID: "2", Delta: "Sunny in Lisbon."},
+		{Type: model.PartTextEnd, ID: "2"},
+		{Type: model.PartFinish, FinishReason: model.FinishStop, RawFinishReason: "end_turn",
+			Usage: model.Usage{InputTokens: 200, OutputTokens: 40, TotalTokens: 240}, ProviderMetadata: finishMeta(0, nil)},
+	}
+	if d := cmp.Diff(want, parts, partOpts); d != "" {
+		t.Errorf("parts (-want +got):\n%s", d)
+	}
+	tools := f.body(t, 0)["tools"]
+	if d := cmp.Diff([]any{map[string]any{"type": "web_search_20250305", "name": "web_search", "max_uses": float64(3)}}, tools); d != "" {
+		t.Errorf("request tools (-want +got):\n%s", d)
+	}
+}

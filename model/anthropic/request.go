@@ -163,6 +163,18 @@ func convertTools(defs []model.ToolDefinition) ([]sdk.ToolUnionParam, []model.Wa
 	)
 	for _, d := range defs {
 		if d.Type == model.ToolTypeProviderDefined {
+			if d.ID == "anthropic.web_search_20250305" {
+				ws := &sdk.WebSearchTool20250305Param{}
+				if n, ok := d.Args["maxUses"].(float64); ok {
+					ws.MaxUses = param.NewOpt(int64(n))
+				} else if n, ok := d.Args["maxUses"].(int); ok {
+					ws.MaxUses = param.NewOpt(int64(n))
+				}
+				ws.AllowedDomains = stringList(d.Args["allowedDomains"])
+				ws.BlockedDomains = stringList(d.Args["blockedDomains"])
+				out = append(out, sdk.ToolUnionParam{OfWebSearchTool20250305: ws})
+				continue
+			}
 			warnings = append(warnings, model.Warning{Type: "unsupported-tool", Details: "provider-defined tool " + d.ID + " is not supported"})
 			continue
 		}
@@ -475,4 +487,22 @@ func contentParts(v any) ([]model.ContentPart, error) {
 	}
 	ps, _ := o.Value.([]model.ContentPart)
 	return ps, nil
+}
+
+// stringList reads a provider tool argument that is a list of strings
+// ([]string, or []any of strings as decoded JSON); nil otherwise.
+func stringList(v any) []string {
+	switch l := v.(type) {
+	case []string:
+		return l
+	case []any:
+		out := make([]string, 0, len(l))
+		for _, e := range l {
+			if s, ok := e.(string); ok {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	return nil
 }

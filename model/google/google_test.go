@@ -472,3 +472,27 @@ func TestCancelledContext(t *testing.T) {
 		t.Errorf("err = %v, want context.Canceled", gotErr)
 	}
 }
+
+// Google Search grounding: the googleSearch tool in the request, its
+// grounding chunks as url sources.
+func TestGoogleSearch(t *testing.T) {
+	srv := serve(t, "google_search.sse", http.StatusOK)
+	m := newTestModel(t, srv, nil)
+	resp, err := model.Collect(t.Context(), m, &model.Request{
+		Messages: []model.Message{model.UserText("Weather in Lisbon?")},
+		Tools:    []model.ToolDefinition{{Type: model.ToolTypeProviderDefined, ID: "google.google_search", Name: "google_search"}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []model.Source{
+		{SourceType: "url", ID: "source-1", URL: "https://weather.example/lisbon", Title: "weather.example"},
+		{SourceType: "url", ID: "source-2", URL: "https://news.example/pt", Title: "news.example"},
+	}
+	if d := cmp.Diff(want, resp.Sources); d != "" || resp.Text != "Sunny in Lisbon, 21°C." {
+		t.Errorf("sources (-want +got):\n%s\ntext %q", d, resp.Text)
+	}
+	if d := cmp.Diff(any([]any{map[string]any{"googleSearch": map[string]any{}}}), srv.requests()[0].Body["tools"]); d != "" {
+		t.Errorf("tools (-want +got):\n%s", d)
+	}
+}

@@ -337,15 +337,22 @@ func thoughtSignature(po model.ProviderOptions) []byte {
 	return b
 }
 
-// convertTools maps function tools to one tool of function declarations;
+// convertTools maps function tools to one tool of function declarations,
+// with Google Search when the request offers google.google_search (its
+// results come back as grounding metadata, reported as sources); other
 // provider-defined tools are dropped with a warning.
 func convertTools(defs []model.ToolDefinition) (*genai.Tool, []model.Warning, error) {
 	var (
 		decls    []*genai.FunctionDeclaration
 		warnings []model.Warning
+		search   *genai.GoogleSearch
 	)
 	for _, d := range defs {
 		if d.Type == model.ToolTypeProviderDefined {
+			if d.ID == "google.google_search" {
+				search = &genai.GoogleSearch{}
+				continue
+			}
 			warnings = append(warnings, model.Warning{Type: "unsupported-tool", Details: "provider-defined tool " + d.ID + " is not supported"})
 			continue
 		}
@@ -364,10 +371,10 @@ func convertTools(defs []model.ToolDefinition) (*genai.Tool, []model.Warning, er
 		}
 		decls = append(decls, fd)
 	}
-	if len(decls) == 0 {
+	if len(decls) == 0 && search == nil {
 		return nil, warnings, nil
 	}
-	return &genai.Tool{FunctionDeclarations: decls}, warnings, nil
+	return &genai.Tool{FunctionDeclarations: decls, GoogleSearch: search}, warnings, nil
 }
 
 func convertToolChoice(tc model.ToolChoice) *genai.ToolConfig {

@@ -75,6 +75,9 @@ type streamState struct {
 	finishReason genai.FinishReason
 	usage        *genai.GenerateContentResponseUsageMetadata
 	feedback     *genai.GenerateContentResponsePromptFeedback
+	// cited are the grounding sources reported so far (Google Search
+	// repeats them in later chunks).
+	cited map[string]bool
 }
 
 func (s *streamState) emit(p model.StreamPart) bool {
@@ -163,6 +166,20 @@ func (s *streamState) chunk(c *genai.GenerateContentResponse) bool {
 				}}) {
 					return false
 				}
+			}
+		}
+	}
+	if gm := cand.GroundingMetadata; gm != nil {
+		for _, gc := range gm.GroundingChunks {
+			if gc == nil || gc.Web == nil || gc.Web.URI == "" || s.cited[gc.Web.URI] {
+				continue
+			}
+			if s.cited == nil {
+				s.cited = map[string]bool{}
+			}
+			s.cited[gc.Web.URI] = true
+			if !s.emit(model.StreamPart{Type: model.PartSource, Source: &model.Source{SourceType: "url", ID: fmt.Sprintf("source-%d", len(s.cited)), URL: gc.Web.URI, Title: gc.Web.Title}}) {
+				return false
 			}
 		}
 	}

@@ -249,6 +249,9 @@ func chatMessages(msgs []model.Message) ([]openai.ChatCompletionMessageParamUnio
 					if part.ToolCall == nil {
 						return nil, fmt.Errorf("openai: message %d: tool-call part without ToolCall", i)
 					}
+					if part.ToolCall.ProviderExecuted {
+						continue // the provider's own tools have no chat form
+					}
 					calls = append(calls, openai.ChatCompletionMessageToolCallUnionParam{
 						OfFunction: &openai.ChatCompletionMessageFunctionToolCallParam{
 							ID: part.ToolCall.ToolCallID,

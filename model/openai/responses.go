@@ -38,7 +38,7 @@ func (m *Model) streamResponses(ctx context.Context, req *model.Request) iter.Se
 		if !yield(model.StreamPart{Type: model.PartStreamStart, Warnings: warnings}, nil) {
 			return
 		}
-		st := &responsesState{metaKey: m.metadataKey(), finishReason: model.FinishUnknown, calls: map[int64]*chatToolCall{}}
+		st := &responsesState{metaKey: m.metadataKey(), finishReason: model.FinishUnknown, calls: map[int64]*chatToolCall{}, webSearchName: webSearchToolName(req.Tools)}
 		for ; more; more = stream.Next() {
 			if !st.event(stream.Current(), yield) {
 				return
@@ -66,6 +66,27 @@ type responsesState struct {
 	finishReason model.FinishReason
 	rawFinish    string
 	usage        model.Usage
+	// webSearchName is the model-facing name of the request's web search
+	// tool, the toolName of its provider-executed calls.
+	webSearchName string
+	sources       int
+}
+
+// webSearchToolName is the name of the request's provider-defined web
+// search tool ("web_search" when it has none).
+func webSearchToolName(defs []model.ToolDefinition) string {
+	for _, d := range defs {
+		if d.Type == model.ToolTypeProviderDefined && isWebSearchTool(d.ID) && d.Name != "" {
+			return d.Name
+		}
+	}
+	return "web_search"
+}
+
+// isWebSearchTool tells the provider-defined tool ids the Responses API
+// serves as {"type":"web_search"} (xAI's Responses API takes the same).
+func isWebSearchTool(id string) bool {
+	return id == "openai.web_search" || id == "openai.web_search_preview" || id == "xai.web_search"
 }
 
 func (s *responsesState) event(e responses.ResponseStreamEventUnion, yield yieldFunc) bool {
@@ -88,6 +109,17 @@ func (s *responsesState) event(e responses.ResponseStreamEventUnion, yield yield
 			return yield(model.StreamPart{Type: model.PartTextStart, ID: it.ID, ProviderMetadata: s.item(it.ID)}, nil)
 		case "reasoning":
 			return yield(model.StreamPart{Type: model.PartReasoningStart, ID: it.ID + ":0", ProviderMetadata: s.item(it.ID)}, nil)
+		case "web_search_call":
+			// The provider's own search, as the AI SDK reports it: a
+			// provider-executed call with no input, its result when done.
+			return yield(model.StreamPart{Type: model.PartToolInputStart, ID: it.ID, ToolName: s.webSearchName, ProviderExecuted: true}, nil) &&
+				yield(model.StreamPart{Type: model.PartToolInputEnd, ID: it.ID}, nil) &&
+				yield(model.StreamPart{Type: model.PartToolCall, ToolCallID: it.ID, ToolName: s.webSearchName, Input: "{}", ProviderExecuted: true}, nil)
+		}
+	case "response.output_text.annotation.added":
+		if a := e.Annotation; a.Type == "url_citation" {
+			s.sources++
+			return yield(model.StreamPart{Type: model.PartSource, Source: &model.Source{SourceType: "url", ID: fmt.Sprintf("%s-source-%d", s.responseID, s.sources), URL: a.URL, Title: a.Title}}, nil)
 		}
 	case "response.function_call_arguments.delta":
 		if call := s.calls[e.OutputIndex]; call != nil {
@@ -115,6 +147,8 @@ func (s *responsesState) event(e responses.ResponseStreamEventUnion, yield yield
 			return yield(model.StreamPart{Type: model.PartTextEnd, ID: it.ID, ProviderMetadata: s.item(it.ID)}, nil)
 		case "reasoning":
 			return yield(model.StreamPart{Type: model.PartReasoningEnd, ID: it.ID + ":0", ProviderMetadata: s.item(it.ID)}, nil)
+		case "web_search_call":
+			return yield(model.StreamPart{Type: model.PartToolResult, ToolCallID: it.ID, ToolName: s.webSearchName, Result: webSearchOutput(it.Action), ProviderExecuted: true}, nil)
 		}
 	case "response.completed", "response.incomplete":
 		r := e.Response
@@ -258,7 +292,7 @@ func (m *Model) responsesParams(req *model.Request) (responses.ResponseNewParams
 				ft.Strict = openai.Bool(*d.Strict)
 			}
 			tools = append(tools, responses.ToolUnionParam{OfFunction: ft})
-		case d.ID == "openai.web_search" || d.ID == "openai.web_search_preview":
+		case isWebSearchTool(d.ID):
 			tools = append(tools, responses.ToolUnionParam{OfWebSearch: &responses.WebSearchToolParam{Type: responses.WebSearchToolTypeWebSearch}})
 		default:
 			warnings = append(warnings, model.Warning{Type: "unsupported-tool", Details: d.Name})
@@ -426,4 +460,34 @@ func functionOutputItems(o model.ToolResultOutput) responses.ResponseFunctionCal
 		}
 	}
 	return items
+}
+
+// webSearchOutput is a web_search_call's result as the AI SDK maps it:
+// {action: {type: "search", query, queries?}, sources?}, {action: {type:
+// "openPage", url}}, {action: {type: "findInPage", url, pattern}}, or {}.
+func webSearchOutput(a responses.ResponseOutputItemUnionAction) map[string]any {
+	switch a.Type {
+	case "search":
+		action := map[string]any{"type": "search"}
+		if a.Query != "" {
+			action["query"] = a.Query
+		}
+		if a.Queries != nil {
+			action["queries"] = a.Queries
+		}
+		out := map[string]any{"action": action}
+		if a.Sources != nil {
+			sources := make([]map[string]any, 0, len(a.Sources))
+			for _, src := range a.Sources {
+				sources = append(sources, map[string]any{"type": string(src.Type), "url": src.URL})
+			}
+			out["sources"] = sources
+		}
+		return out
+	case "open_page":
+		return map[string]any{"action": map[string]any{"type": "openPage", "url": a.URL}}
+	case "find_in_page":
+		return map[string]any{"action": map[string]any{"type": "findInPage", "url": a.URL, "pattern": a.Pattern}}
+	}
+	return map[string]any{}
 }

@@ -159,3 +159,41 @@ func TestResponsesErrorEvent(t *testing.T) {
 		t.Errorf("parts %+v", parts)
 	}
 }
+
+// The provider's own web search: a provider-executed call and result
+// under the request's tool name, url citations as sources, the request's
+// tool as {"type":"web_search"}.
+func TestResponsesWebSearch(t *testing.T) {
+	fs := newFakeServer(t, providertest.Reply{Fixture: "responses_web_search.sse"})
+	m := newResponsesModel(t, fs)
+	resp, err := model.Collect(t.Context(), m, &model.Request{
+		Messages: []model.Message{model.UserText("Weather in Lisbon?")},
+		Tools:    []model.ToolDefinition{{Type: model.ToolTypeProviderDefined, Name: "web_search", ID: "openai.web_search"}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const id = "ws_67c9fa0502748190b7dd390736892e100be649c1a5ff9609"
+	if len(resp.ToolCalls) != 1 || resp.ToolCalls[0].ToolCallID != id || resp.ToolCalls[0].ToolName != "web_search" || !resp.ToolCalls[0].ProviderExecuted {
+		t.Errorf("calls %+v", resp.ToolCalls)
+	}
+	wantResult := map[string]any{"action": map[string]any{"type": "search", "query": "weather Lisbon today"},
+		"sources": []map[string]any{{"type": "url", "url": "https://weather.example/lisbon"}}}
+	if len(resp.ToolResults) != 1 || resp.ToolResults[0].ToolCallID != id {
+		t.Fatalf("results %+v", resp.ToolResults)
+	}
+	got, _ := json.Marshal(resp.ToolResults[0].Output.Value)
+	want, _ := json.Marshal(wantResult)
+	if string(got) != string(want) {
+		t.Errorf("result %s, want value %s", got, want)
+	}
+	if len(resp.Sources) != 1 || resp.Sources[0].URL != "https://weather.example/lisbon" || resp.Sources[0].Title != "Lisbon weather" || resp.Sources[0].SourceType != "url" {
+		t.Errorf("sources %+v", resp.Sources)
+	}
+	if resp.Text != "Sunny, 21°C." || resp.FinishReason != model.FinishStop {
+		t.Errorf("text %q, finish %s", resp.Text, resp.FinishReason)
+	}
+	if d := cmp.Diff([]any{map[string]any{"type": "web_search"}}, fs.body(t, 0)["tools"]); d != "" {
+		t.Errorf("tools (-want +got):\n%s", d)
+	}
+}
