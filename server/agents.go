@@ -718,9 +718,11 @@ func (s *Server) approvalRequest(w http.ResponseWriter, r *http.Request, method 
 		return nil, "", "", "", nil, nil, false
 	}
 	v := &validator{f: f}
+	var rc *tools.RequestContext
 	runID, toolCallID, err = resumeIDs(v, true)
 	if err == nil {
 		reason, _ = v.str("reason", false)
+		rc = v.requestContext(authResource(r))
 		err = v.err()
 	}
 	if err != nil {
@@ -732,7 +734,7 @@ func (s *Server) approvalRequest(w http.ResponseWriter, r *http.Request, method 
 		s.writeError(w, r, err)
 		return nil, "", "", "", nil, nil, false
 	}
-	opts = []agent.Option{agent.WithRequestContext(v.requestContext(authResource(r)))}
+	opts = []agent.Option{agent.WithRequestContext(rc)}
 	mapErr = func(err error) error { return resumeError(err, a, method, runID, waiting) }
 	return a, runID, toolCallID, reason, opts, mapErr, true
 }

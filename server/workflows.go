@@ -268,8 +268,13 @@ type startRequest struct {
 }
 
 // startBody reads {inputData, initialState?, requestContext?,
-// resourceId?} and takes (or makes) the run ?runId= names.
-func (s *Server) startBody(r *http.Request) (*startRequest, error) {
+// resourceId?} and takes (or makes) the run ?runId= names. With
+// existing, as Mastra's /start route, ?runId= is required and must name a
+// run create-run made (400 / 404 otherwise).
+func (s *Server) startBody(r *http.Request, existing bool) (*startRequest, error) {
+	if existing && r.URL.Query().Get("runId") == "" {
+		return nil, invalidQuery(issue{Field: "runId", Message: expected("string", nil)})
+	}
 	wf, f, err := s.workflowAndBody(r)
 	if err != nil {
 		return nil, err
@@ -296,6 +301,9 @@ func (s *Server) startBody(r *http.Request) (*startRequest, error) {
 	if runID == "" {
 		runID = newRunID()
 	}
+	if _, ok := s.runs.lookup(wf.ID(), runID); existing && !ok {
+		return nil, errRunNotFound
+	}
 	// A fresh Run each start: the request context is the start's.
 	rec, ok := s.runs.begin(wf.ID(), wf.CreateRun(workflows.WithRunID(runID), workflows.WithRequestContext(rc)), resourceID)
 	if !ok {
@@ -307,7 +315,7 @@ func (s *Server) startBody(r *http.Request) (*startRequest, error) {
 // POST /workflows/{workflowId}/start-async?runId=: runs the workflow to
 // its end or first suspension; the run's result.
 func (s *Server) startAsync(w http.ResponseWriter, r *http.Request) {
-	req, err := s.startBody(r)
+	req, err := s.startBody(r, false)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -330,11 +338,12 @@ func (s *Server) writeResult(w http.ResponseWriter, r *http.Request, res *workfl
 	writeRawJSON(w, http.StatusOK, unescapeJS(b))
 }
 
-// POST /workflows/{workflowId}/start?runId=: starts the run in the
+// POST /workflows/{workflowId}/start?runId=: starts the run create-run
+// made (400 without runId, 404 for a run it did not make) in the
 // background (under the server's background context) and answers
 // {"message":"Workflow run started"} at once.
 func (s *Server) startNoWait(w http.ResponseWriter, r *http.Request) {
-	req, err := s.startBody(r)
+	req, err := s.startBody(r, true)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -363,7 +372,7 @@ func (s *Server) runInBackground(w http.ResponseWriter, r *http.Request, message
 // @mastra/client-js reads), or as SSE when the request accepts
 // text/event-stream.
 func (s *Server) streamWorkflow(w http.ResponseWriter, r *http.Request) {
-	req, err := s.startBody(r)
+	req, err := s.startBody(r, false)
 	if err != nil {
 		s.writeError(w, r, err)
 		return

@@ -265,6 +265,16 @@ func TestWorkflowInvalidInput(t *testing.T) {
 
 func TestWorkflowStartNoWait(t *testing.T) {
 	f := newFixture(t, withWorkflow())
+	// As Mastra's: a runId that create-run made is required.
+	if resp, body := f.do(t, "POST", "/api/workflows/approve-wf/start", `{"inputData":{"n":5}}`); resp.StatusCode != 400 || !strings.Contains(string(body), `"Invalid query parameters"`) {
+		t.Errorf("no runId: %d %s", resp.StatusCode, body)
+	}
+	if resp, body := f.do(t, "POST", "/api/workflows/approve-wf/start?runId=nope", `{"inputData":{"n":5}}`); resp.StatusCode != 404 || string(body) != `{"error":"Workflow run not found"}` {
+		t.Errorf("unknown run: %d %s", resp.StatusCode, body)
+	}
+	if resp, body := f.do(t, "POST", "/api/workflows/approve-wf/create-run?runId=b1", `{}`); resp.StatusCode != 200 {
+		t.Fatalf("create-run: %d %s", resp.StatusCode, body)
+	}
 	resp, body := f.do(t, "POST", "/api/workflows/approve-wf/start?runId=b1", `{"inputData":{"n":5}}`)
 	if resp.StatusCode != 200 || string(body) != `{"message":"Workflow run started"}` {
 		t.Fatalf("%d %s", resp.StatusCode, body)
