@@ -76,7 +76,7 @@ func (a *Agent) newRun(ctx context.Context, o runOptions) (*run, error) {
 		policy:    transformPolicy(o, a),
 		persister: &persister{store: a.runStore(), runID: o.runID, agentID: a.cfg.ID, durable: a.cfg.Storage != nil},
 	}
-	r.active = activeSet(r.tools, o.activeTools)
+	r.setActive(o.activeTools)
 	return r, nil
 }
 
@@ -103,6 +103,8 @@ type run struct {
 	baseModel model.LanguageModel
 	model     model.LanguageModel
 	active    map[string]*tools.Tool
+	// order lists active's names in the order the model is given them.
+	order []string
 	// steps are the finished steps; records the same as payloads list
 	// them; stepCalls and stepResults the current step's chunks.
 	steps       []Step
@@ -160,7 +162,7 @@ func (r *run) loop(input []model.Message) {
 		instructions = r.st.system(instructions)
 	}
 	r.instructions = instructions
-	r.active = activeSet(r.tools, r.opts.activeTools)
+	r.setActive(r.opts.activeTools)
 	input = r.ingestToolResults(input)
 	for _, m := range input {
 		if m.Role != model.RoleSystem {
@@ -326,6 +328,16 @@ func (r *run) endStep(res *stepResult, results []model.ToolResultPart, clientPen
 	return continues
 }
 
+// setActive offers the run's tools (the active ones of them), by name.
+func (r *run) setActive(active []string) {
+	r.active = activeSet(r.tools, active)
+	r.order = make([]string, 0, len(r.active))
+	for name := range r.active {
+		r.order = append(r.order, name)
+	}
+	sort.Strings(r.order)
+}
+
 // abort ends a run whose context ended (not one its consumer stopped)
 // with Mastra's abort chunk.
 func (r *run) abort() {
@@ -376,7 +388,7 @@ func (r *run) prepare(step int, messages []model.Message, instructions string) (
 			}
 		}
 	}
-	r.active = activeSet(r.tools, active)
+	r.setActive(active)
 	messages, err := r.process(step, messages)
 	if err == nil && r.opts.autoResume {
 		messages = r.withAutoResume(messages)
@@ -526,12 +538,7 @@ func (r *run) callModel(ctx context.Context, messages []model.Message, choice mo
 		}
 	}
 	m := compat.Model{Provider: r.model.Provider(), ModelID: r.model.ModelID()}
-	names := make([]string, 0, len(r.active))
-	for name := range r.active {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
+	for _, name := range r.order {
 		t := r.active[name]
 		if pt, ok, err := t.ResolveProviderTool(m.Provider, m.ModelID); ok {
 			if err != nil {
@@ -965,7 +972,7 @@ func (r *run) executeOne(i int, pc pendingCall, events chan<- event, rs *resumeI
 	c := pc.call()
 	t := r.lookup(c.name)
 	if t == nil {
-		return r.errorResult(i, c, "ToolNotFoundError", toolNotFoundMessage(c.name, r.active))
+		return r.errorResult(i, c, "ToolNotFoundError", toolNotFoundMessage(c.name, r.order))
 	}
 	if c.args != nil && rs == nil {
 		var input any
@@ -1102,12 +1109,7 @@ func (r *run) errorResult(i int, c call, name, message string) *callResult {
 
 // toolNotFoundMessage is Mastra's text, literal ".." included when no tool
 // is available.
-func toolNotFoundMessage(name string, set map[string]*tools.Tool) string {
-	names := make([]string, 0, len(set))
-	for k := range set {
-		names = append(names, k)
-	}
-	sort.Strings(names)
+func toolNotFoundMessage(name string, names []string) string {
 	available := ""
 	if len(names) > 0 {
 		available = " Available tools: " + strings.Join(names, ", ")

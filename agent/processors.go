@@ -29,6 +29,28 @@ type StepInput struct {
 	RequestContext *tools.RequestContext
 	// ThreadID and ResourceID are the run's memory (WithMemory), or "".
 	ThreadID, ResourceID string
+	// Tools are the tools offered at this step, in the order the model is
+	// given them (the run's active tools, by name, before any processor).
+	// A processor may replace the slice (add, remove, reorder): the agent
+	// offers exactly these, names sanitised as Config.Tools keys are, and
+	// runs the step's calls against them, approval settings included.
+	Tools []StepTool
+}
+
+// StepTool is a tool under its model-facing name.
+type StepTool struct {
+	Name string
+	Tool *tools.Tool
+}
+
+// ToolResolver is implemented by step processors whose tools change from
+// step to step. A resumed run (a call that waited for approval, or was
+// suspended) does not call the model for the step it resumes, so it does
+// not run ProcessStep; it asks ResolveTools for that step's tools instead
+// (s.Tools, set as ProcessStep would set them; s.Messages are the step's
+// and changes to them are ignored).
+type ToolResolver interface {
+	ResolveTools(ctx context.Context, s *StepInput) error
 }
 
 // Signal bundles tools with the processor that keeps the model informed
@@ -39,19 +61,66 @@ type Signal interface {
 	Processors() []StepProcessor
 }
 
-// process runs the agent's processors on a step's messages.
+// process runs the agent's processors on a step's messages and offered
+// tools.
 func (r *run) process(step int, messages []model.Message) ([]model.Message, error) {
 	if len(r.agent.processors) == 0 {
 		return messages, nil
 	}
-	in := &StepInput{
-		StepNumber: step, Messages: append([]model.Message(nil), messages...), RequestContext: r.opts.requestContext,
-		ThreadID: r.opts.threadID, ResourceID: r.opts.resourceID,
-	}
+	in := r.stepInput(step, messages)
 	for _, p := range r.agent.processors {
 		if err := p.ProcessStep(r.ctx, in); err != nil {
 			return nil, fmt.Errorf("processor %s: %w", p.ID(), err)
 		}
 	}
-	return in.Messages, nil
+	return in.Messages, r.offer(in.Tools)
+}
+
+// resolveTools asks the processors that choose tools per step for the
+// tools of the step a resumed run finishes.
+func (r *run) resolveTools() error {
+	in := r.stepInput(r.stepN, r.messages)
+	asked := false
+	for _, p := range r.agent.processors {
+		if tr, ok := p.(ToolResolver); ok {
+			asked = true
+			if err := tr.ResolveTools(r.ctx, in); err != nil {
+				return fmt.Errorf("processor %s: %w", p.ID(), err)
+			}
+		}
+	}
+	if !asked {
+		return nil
+	}
+	return r.offer(in.Tools)
+}
+
+func (r *run) stepInput(step int, messages []model.Message) *StepInput {
+	in := &StepInput{
+		StepNumber: step, Messages: append([]model.Message(nil), messages...), RequestContext: r.opts.requestContext,
+		ThreadID: r.opts.threadID, ResourceID: r.opts.resourceID,
+	}
+	for _, name := range r.order {
+		in.Tools = append(in.Tools, StepTool{Name: name, Tool: r.active[name]})
+	}
+	return in
+}
+
+// offer makes list the step's offered tools, in its order.
+func (r *run) offer(list []StepTool) error {
+	active := make(map[string]*tools.Tool, len(list))
+	order := make([]string, 0, len(list))
+	for _, st := range list {
+		if st.Tool == nil {
+			return fmt.Errorf("processor tool %q is nil", st.Name)
+		}
+		name := SanitizeToolName(st.Name)
+		if _, dup := active[name]; dup {
+			return fmt.Errorf("two step tools resolve to the name %q", name)
+		}
+		active[name] = st.Tool
+		order = append(order, name)
+	}
+	r.active, r.order = active, order
+	return nil
 }

@@ -150,6 +150,10 @@ func (a *Agent) resumeRun(ctx context.Context, runID string, req resumeRequest, 
 	r.instructions, r.history, r.user, r.input, r.response = snap.Instructions, snap.History, snap.User, snap.Input, snap.Response
 	r.stepN, r.usage, r.pending = snap.Step, snap.Usage, snap.Pending
 	r.messages = append(append(r.baseMessages(), r.input...), r.response...)
+	if err := r.resolveTools(); err != nil {
+		r.cancel()
+		return nil, nil, err
+	}
 	if in != nil {
 		// The waiting call runs again, with what the resume brought, saved
 		// at once: a new version, so that if this process dies during the
