@@ -5,8 +5,11 @@ import (
 	"context"
 	"encoding/json"
 	"maps"
+	"runtime"
 	"slices"
 	"sort"
+	"sync"
+	"weak"
 
 	"github.com/gomastra/mastra/agent"
 	"github.com/gomastra/mastra/schema"
@@ -161,9 +164,30 @@ func addSchemas(o *object, schemas []namedSchema) error {
 	return nil
 }
 
+// serializedTools caches serializeTool's answers: a tool is immutable,
+// so its JSON never changes. Keys are weak, and an entry goes when its
+// tool is collected (tools made per request by a ToolsFunc come and go).
+var serializedTools sync.Map // weak.Pointer[tools.Tool] → []byte
+
 // serializeTool is Mastra's SerializedTool: the tool's plain properties
-// with its schemas as superjson strings.
+// with its schemas as superjson strings. The bytes are shared: do not
+// modify them.
 func serializeTool(t *tools.Tool) ([]byte, error) {
+	key := weak.Make(t)
+	if b, ok := serializedTools.Load(key); ok {
+		return b.([]byte), nil
+	}
+	b, err := buildSerializedTool(t)
+	if err != nil {
+		return nil, err
+	}
+	if _, loaded := serializedTools.LoadOrStore(key, b); !loaded {
+		runtime.AddCleanup(t, func(k weak.Pointer[tools.Tool]) { serializedTools.Delete(k) }, key)
+	}
+	return b, nil
+}
+
+func buildSerializedTool(t *tools.Tool) ([]byte, error) {
 	o := newObject()
 	o.str("id", t.ID())
 	o.str("description", t.Description())
