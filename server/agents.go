@@ -152,7 +152,7 @@ func (s *Server) runOptions(ctx context.Context, r *http.Request, a *agent.Agent
 	if raw, ok := v.f["modelSettings"]; ok && jsType(raw) == "object" {
 		var cs model.CallSettings
 		if err := json.Unmarshal(raw, &cs); err != nil {
-			v.add("modelSettings", "Invalid input: "+err.Error())
+			v.issues = append(v.issues, decodeIssue("modelSettings", err))
 		} else {
 			opts = append(opts, agent.WithSettings(cs))
 		}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"net/http"
+	"reflect"
 	"strconv"
 	"strings"
 
@@ -300,4 +301,47 @@ func normalisePrefix(p string) string {
 		p = "/" + p
 	}
 	return strings.TrimRight(p, "/")
+}
+
+// decodeIssue turns an error of decoding a field's JSON into Go into
+// a Zod-like issue message ("Invalid input: expected number, received
+// string", with the inner path when there is one) instead of Go's type
+// names.
+func decodeIssue(field string, err error) issue {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		if te.Field != "" {
+			field += "." + te.Field
+		}
+		received := te.Value
+		if received == "bool" {
+			received = "boolean"
+		}
+		return issue{Field: field, Message: "Invalid input: expected " + jsKind(te.Type) + ", received " + received}
+	}
+	return issue{Field: field, Message: "Invalid input"}
+}
+
+// jsKind names a Go type's JSON kind as Zod does.
+func jsKind(t reflect.Type) string {
+	for t != nil && t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t == nil {
+		return "value"
+	}
+	switch t.Kind() {
+	case reflect.Bool:
+		return "boolean"
+	case reflect.String:
+		return "string"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64, reflect.Uint, reflect.Uint8, reflect.Uint16,
+		reflect.Uint32, reflect.Uint64, reflect.Float32, reflect.Float64:
+		return "number"
+	case reflect.Slice, reflect.Array:
+		return "array"
+	case reflect.Map, reflect.Struct:
+		return "object"
+	}
+	return "value"
 }

@@ -2,6 +2,7 @@ package server
 
 import (
 	"encoding/json"
+	"errors"
 	"strconv"
 	"strings"
 
@@ -92,6 +93,10 @@ func parseMessage(raw json.RawMessage) (model.Message, error) {
 	}
 	var msg model.Message
 	if err := json.Unmarshal(b, &msg); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			return model.Message{}, messageError(decodeIssue("", err).Message)
+		}
 		return model.Message{}, messageError(strings.TrimPrefix(err.Error(), "model: "))
 	}
 	return msg, nil
