@@ -1,0 +1,263 @@
+// The chat with an agent: POST /agents/:id/stream with the user's
+// message and the conversation's memory thread, the streamed answer shown
+// as it comes, and the continuations a waiting run needs
+// (approve-tool-call, decline-tool-call, resume-stream). Calls left
+// waiting in the thread by an earlier visit are listed when the chat
+// opens (GET /agents/:id/suspended-runs).
+
+import {h, uuid, uid} from '../dom.js';
+import * as api from '../api.js';
+import {AssistantTurn} from './turn.js';
+import {ToolCard} from './toolcard.js';
+
+const threadKey = (agentId) => `gomastra.studio.thread.${agentId}`;
+
+function storedThread(agentId) {
+  try {
+    return localStorage.getItem(threadKey(agentId)) || '';
+  } catch {
+    return '';
+  }
+}
+
+function storeThread(agentId, id) {
+  try {
+    localStorage.setItem(threadKey(agentId), id);
+  } catch {
+    // storage disabled: the thread lasts as long as the page
+  }
+}
+
+// cardKey identifies a tool call: its id within its run.
+function cardKey(runId, toolCallId) {
+  return `${runId || ''}\u0000${toolCallId}`;
+}
+
+export class ChatView {
+  // item is the agent's catalog entry.
+  constructor(item) {
+    this.item = item;
+    this.agent = item.data || {};
+    this.agentName = item.name;
+    // An agent with storage keeps the conversation in a memory thread;
+    // without, the page sends the conversation's text with each message.
+    this.memory = this.agent.supportsMemory === true;
+    this.resourceId = item.id;
+    this.threadId = (this.memory && storedThread(item.id)) || this.newThreadId();
+    this.history = [];
+    this.cards = new Map();
+    this.busy = false;
+    this.controller = null;
+    this.checkedPending = false;
+    this.build();
+  }
+
+  newThreadId() {
+    const id = uuid();
+    if (this.memory) storeThread(this.item.id, id);
+    return id;
+  }
+
+  build() {
+    const a = this.agent;
+    const toolEntries = Object.entries(a.tools || {});
+    const inputId = uid('chat-input');
+    this.threadCode = h('code', {class: 'thread-id'}, this.threadId);
+    this.log = h('div', {class: 'chat-log', role: 'log', 'aria-live': 'polite', 'aria-label': `Conversation with ${this.agentName}`, tabindex: '0'},
+      h('p', {class: 'chat-empty muted'}, 'Send a message to start.'));
+    this.pinned = true;
+    this.followFrame = 0;
+    this.log.addEventListener('scroll', () => {
+      this.pinned = this.log.scrollHeight - this.log.scrollTop - this.log.clientHeight < 80;
+    }, {passive: true});
+    this.input = h('textarea', {id: inputId, class: 'chat-input', rows: 2, placeholder: `Message ${this.agentName}…`,
+      'aria-describedby': `${inputId}-help`});
+    this.sendButton = h('button', {type: 'submit', class: 'button primary'}, 'Send');
+    this.stopButton = h('button', {type: 'button', class: 'button', hidden: true, onclick: () => this.stop()}, 'Stop');
+    const form = h('form', {class: 'composer', novalidate: true},
+      h('label', {for: inputId, class: 'visually-hidden'}, `Message to ${this.agentName}`),
+      this.input,
+      h('div', {class: 'composer-actions'}, this.sendButton, this.stopButton),
+      h('p', {id: `${inputId}-help`, class: 'help composer-help'}, 'Enter sends; Shift+Enter starts a new line.'));
+    form.addEventListener('submit', (e) => {
+      e.preventDefault();
+      this.send();
+    });
+    this.input.addEventListener('keydown', (e) => {
+      if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
+        e.preventDefault();
+        this.send();
+      }
+    });
+    this.element = h('section', {class: 'view chat', 'data-agent-id': this.item.id, 'data-busy': 'false'},
+      h('header', {class: 'view-head chat-head'},
+        h('div', {},
+          h('p', {class: 'kicker'}, 'Agent'),
+          h('h1', {}, this.agentName),
+          a.description ? h('p', {class: 'description'}, a.description) : null,
+          h('p', {class: 'badges'},
+            a.provider || a.modelId ? h('span', {class: 'badge'}, [a.provider, a.modelId].filter(Boolean).join('/')) : null,
+            toolEntries.map(([key, t]) => h('span', {class: 'badge tool', title: t.description || null}, key,
+              t.requireApproval ? h('span', {class: 'needs-approval'}, ' · approval') : null)))),
+        h('div', {class: 'thread'},
+          h('p', {class: 'muted'}, this.memory ? 'Thread ' : 'Conversation ', this.threadCode),
+          h('button', {type: 'button', class: 'button small', onclick: () => this.newConversation()}, 'New conversation'))),
+      this.log, form);
+  }
+
+  // attached runs each time the chat is shown.
+  attached() {
+    if (!this.checkedPending) {
+      this.checkedPending = true;
+      this.loadPending();
+    }
+    this.follow(true);
+  }
+
+  // loadPending shows the calls the thread's suspended runs still wait
+  // for (left by an earlier visit).
+  async loadPending() {
+    if (!this.memory) return;
+    const q = new URLSearchParams({threadId: this.threadId, resourceId: this.resourceId});
+    let res;
+    try {
+      res = await api.get(`${api.apiPath('agents', this.item.id, 'suspended-runs')}?${q}`);
+    } catch {
+      return; // no storage, or not allowed: nothing to show
+    }
+    const runs = res && Array.isArray(res.runs) ? res.runs : [];
+    const calls = runs.flatMap((run) => (run.toolCalls || []).map((c) => ({run, c}))).filter(({run, c}) => c.toolCallId && !this.cards.has(cardKey(run.runId, c.toolCallId)));
+    if (!calls.length) return;
+    const turn = new AssistantTurn(this, {label: `${this.agentName} (waiting from before)`});
+    this.addMessage(turn.element);
+    for (const {run, c} of calls) {
+      const card = this.cardFor(run.runId, c.toolCallId, c.toolName, turn.parts);
+      card.setArgs(c.args);
+      if (c.requiresApproval) card.needsApproval(run.runId, {args: c.args});
+      else card.suspended(run.runId, {args: c.args, suspendPayload: c.suspendPayload});
+    }
+    turn.end('');
+  }
+
+  // cardFor returns the card of a run's tool call, made in parts when
+  // new (a continuation of the run finds the card shown before).
+  cardFor(runId, toolCallId, toolName, parts) {
+    const id = toolCallId || uid('call');
+    const key = cardKey(runId, id);
+    let card = this.cards.get(key);
+    if (!card) {
+      card = new ToolCard(this, {runId, toolCallId: id, toolName});
+      this.cards.set(key, card);
+      parts.append(card.element);
+    }
+    return card;
+  }
+
+  addMessage(el) {
+    const empty = this.log.querySelector('.chat-empty');
+    if (empty) empty.remove();
+    this.log.append(el);
+    this.follow(true);
+  }
+
+  // follow keeps the newest message in view, unless the user scrolled
+  // up to read: at once when forced, else once per frame.
+  follow(force) {
+    if (force) {
+      this.pinned = true;
+      this.log.scrollTop = this.log.scrollHeight;
+      return;
+    }
+    if (!this.pinned || this.followFrame) return;
+    this.followFrame = requestAnimationFrame(() => {
+      this.followFrame = 0;
+      if (this.pinned) this.log.scrollTop = this.log.scrollHeight;
+    });
+  }
+
+  setBusy(busy) {
+    this.busy = busy;
+    this.sendButton.disabled = busy;
+    this.stopButton.hidden = !busy;
+    this.element.dataset.busy = String(busy);
+    this.syncIdle();
+  }
+
+  // syncIdle enables the decision buttons that wait for no stream to run
+  // and have not been used.
+  syncIdle() {
+    for (const b of this.element.querySelectorAll('[data-needs-idle]')) {
+      b.disabled = this.busy || b.dataset.used === 'true';
+    }
+  }
+
+  stop() {
+    if (this.controller) this.controller.abort();
+  }
+
+  newConversation() {
+    this.stop();
+    this.threadId = this.newThreadId();
+    this.threadCode.textContent = this.threadId;
+    this.history = [];
+    this.cards.clear();
+    this.log.replaceChildren(h('p', {class: 'chat-empty muted'}, 'Send a message to start.'));
+    this.input.focus();
+  }
+
+  async send() {
+    const text = this.input.value.trim();
+    if (!text || this.busy) return;
+    this.input.value = '';
+    this.addMessage(h('article', {class: 'msg user', 'aria-label': 'You'}, h('div', {class: 'msg-role'}, 'You'), h('div', {class: 'msg-text'}, text)));
+    const message = {role: 'user', content: text};
+    const body = {messages: this.memory ? [message] : [...this.history, message]};
+    if (this.memory) body.memory = {thread: this.threadId, resource: this.resourceId};
+    this.history.push(message);
+    await this.run('stream', body);
+    this.input.focus();
+  }
+
+  // resume continues a waiting run (path: approve-tool-call,
+  // decline-tool-call or resume-stream) in a new message. It returns ''
+  // or, when the server refused before streaming, the error.
+  async resume(path, body) {
+    if (this.busy) return 'Another answer is still streaming.';
+    return this.run(path, body);
+  }
+
+  // run streams POST /agents/:id/<path> into a new assistant message.
+  // It returns '' when the stream started, else the error.
+  async run(path, body) {
+    this.setBusy(true);
+    this.controller = new AbortController();
+    const turn = new AssistantTurn(this);
+    this.addMessage(turn.element);
+    let refused = '';
+    try {
+      const chunks = await api.stream(api.apiPath('agents', this.item.id, path), body, {signal: this.controller.signal});
+      for await (const chunk of chunks) {
+        turn.handle(chunk);
+        this.follow(false);
+      }
+      turn.end('');
+    } catch (e) {
+      if (e && e.name === 'AbortError') {
+        turn.note('Stopped.');
+        turn.end('');
+      } else {
+        const msg = e && e.message ? e.message : String(e);
+        if (e instanceof api.APIError) refused = msg;
+        if (refused && path !== 'stream') turn.element.remove(); // the card that asked shows it
+        else turn.end(msg);
+      }
+    } finally {
+      this.controller = null;
+      this.setBusy(false);
+      const said = turn.text();
+      if (!this.memory && said) this.history.push({role: 'assistant', content: said});
+      this.follow(false);
+    }
+    return refused;
+  }
+}
