@@ -12,6 +12,7 @@
 // -port / PORT (default 4111), -storage / MASTRA_STORAGE_URL (a SQLite
 // file, default .mastra/mastra.db; ":memory:"; or a postgres:// URL),
 // -token / MASTRA_AUTH_TOKEN (a bearer token the API then requires),
+// -studio / MASTRA_STUDIO (the dev studio at "/", default true),
 // -recover / MASTRA_RECOVER_RUNS (finish at start the runs a dead process
 // left running; default on for SQLite, off for PostgreSQL).
 package serve
@@ -34,6 +35,7 @@ import (
 	"github.com/gomastra/mastra"
 	"github.com/gomastra/mastra/agent"
 	"github.com/gomastra/mastra/server"
+	"github.com/gomastra/mastra/server/studio"
 	"github.com/gomastra/mastra/storage"
 	"github.com/gomastra/mastra/storage/postgres"
 	"github.com/gomastra/mastra/storage/sqlite"
@@ -65,6 +67,9 @@ type Config struct {
 	// using the storage (the SQLite default); off by default for
 	// PostgreSQL, where another live process may own those runs.
 	Recover bool
+	// NoStudio turns off the dev studio (package server/studio) served at
+	// "/" beside the API.
+	NoStudio bool
 	// ShutdownGrace bounds how long in-flight requests may take after a
 	// stop is asked (default 10 s); their contexts are then canceled.
 	ShutdownGrace time.Duration
@@ -87,6 +92,7 @@ func Command(args []string, getenv func(string) string, stderr io.Writer, build 
 	fs.StringVar(&cfg.Port, "port", or(getenv("PORT"), "4111"), "port to listen on (env PORT)")
 	fs.StringVar(&cfg.StorageURL, "storage", or(getenv("MASTRA_STORAGE_URL"), ".mastra/mastra.db"), "SQLite file, :memory:, or postgres:// URL (env MASTRA_STORAGE_URL)")
 	fs.StringVar(&cfg.Token, "token", getenv("MASTRA_AUTH_TOKEN"), "bearer token the API requires (env MASTRA_AUTH_TOKEN)")
+	studioFlag := fs.String("studio", or(getenv("MASTRA_STUDIO"), "true"), `serve the dev studio at "/": "true" or "false" (env MASTRA_STUDIO)`)
 	recoverRuns := fs.String("recover", getenv("MASTRA_RECOVER_RUNS"), `finish runs a dead process left running: "true" or "false" (env MASTRA_RECOVER_RUNS; default true for SQLite, false for PostgreSQL)`)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -94,6 +100,7 @@ func Command(args []string, getenv func(string) string, stderr io.Writer, build 
 		}
 		return 2
 	}
+	cfg.NoStudio = *studioFlag == "false" || *studioFlag == "0"
 	cfg.Recover = !isPostgres(cfg.StorageURL)
 	if *recoverRuns != "" {
 		cfg.Recover = *recoverRuns == "true" || *recoverRuns == "1"
@@ -125,9 +132,13 @@ func Run(ctx context.Context, cfg Config, getenv func(string) string, log *slog.
 		done := recoverRuns(ctx, m, log)
 		defer done()
 	}
+	opts := server.Options{BearerToken: cfg.Token, Logger: log}
+	if !cfg.NoStudio {
+		opts.Studio = studio.Handler(studio.Options{})
+	}
 	return server.Serve(ctx, m, server.ServeOptions{
 		Addr:          net.JoinHostPort(cfg.Host, cfg.Port),
-		Options:       server.Options{BearerToken: cfg.Token, Logger: log},
+		Options:       opts,
 		ShutdownGrace: cfg.ShutdownGrace,
 		Ready: func(addr net.Addr) {
 			log.Info("mastra: serving", "url", "http://"+addr.String(), "storage", cfg.StorageURL)

@@ -65,6 +65,13 @@ func TestRunServesTheAppOnItsStorageAndStops(t *testing.T) {
 	if res, body := post("s3cret"); res.StatusCode != 200 || body != `{"sum":5}` {
 		t.Errorf("with the token: %d %s", res.StatusCode, body)
 	}
+	// The dev studio is served at "/" (without the token: it is public
+	// assets, whose API calls authenticate).
+	if res, err := http.Get("http://" + addr + "/"); err != nil || res.StatusCode != 200 || !strings.HasPrefix(res.Header.Get("Content-Type"), "text/html") {
+		t.Errorf("studio: %v %+v", err, res)
+	} else {
+		res.Body.Close()
+	}
 	if built == nil {
 		t.Fatal("the app got no storage")
 	}
