@@ -58,6 +58,10 @@ func TestTheDevServerServesTheExample(t *testing.T) {
 	if got := call("POST", "/api/tools/weather-tool/execute", `{"data":{"location":"San Francisco"}}`); got != `{"location":"San Francisco","temperatureCelsius":14,"conditions":"Partly cloudy"}` {
 		t.Errorf("weather-tool: %s", got)
 	}
+	// web_fetch is served, and refuses a loopback address before any dial.
+	if got := call("POST", "/api/tools/web_fetch/execute", `{"data":{"url":"http://127.0.0.1:9/"}}`); got != `{"content":"Failed to fetch URL: URL resolves to a private or reserved address.","isError":true}` {
+		t.Errorf("web_fetch: %s", got)
+	}
 	if got := call("GET", "/api/agents", ""); !strings.Contains(got, `"weather-agent"`) || !strings.Contains(got, `"supervisor"`) {
 		t.Errorf("agents: %s", got)
 	}

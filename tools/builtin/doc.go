@@ -12,6 +12,13 @@
 //     and <task-list-update> deltas.
 //   - [TaskSignalProvider] (id "task-signals"): the four task tools and the
 //     processor as one agent.Signal, Mastra's TaskSignalProvider.
+//   - [WebFetchTool] (id "web_fetch", [NewWebFetchTool]): fetch an http(s)
+//     URL as text, SSRF-safe (no private or reserved address in any
+//     notation, DNS-rebinding safe, at most 5 checked redirects), HTML as
+//     readable text.
+//   - [WebSearchTool] (id "web_search"): the model provider's own web
+//     search (OpenAI, Anthropic, Google, xAI), resolved for each run's
+//     model.
 //
 // Everything the model sees (tool ids, descriptions, schemas, result texts,
 // signal texts) is Mastra 1.71's, byte for byte; testdata/mastra.json holds

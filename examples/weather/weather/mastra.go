@@ -63,6 +63,7 @@ func NewMastra(cfg AppConfig) (*mastra.Mastra, error) {
 		Tools: map[string]*tools.Tool{
 			"weatherTool": weatherTool, "hazardsTool": hazardsTool,
 			"askUserTool": builtin.AskUserTool, "submitPlanTool": builtin.SubmitPlanTool,
+			"webFetchTool": builtin.WebFetchTool,
 		},
 		Agents:    map[string]*agent.Agent{"weatherAgent": weatherAgent, "supervisor": supervisor, "writer": writer},
 		Workflows: map[string]*workflows.Workflow{"activityPlanning": wf},
