@@ -1,0 +1,280 @@
+package aisdk
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/gomastra/mastra/internal/jsjson"
+	"github.com/gomastra/mastra/internal/v8json"
+)
+
+// ChatRequest is the body a chat route reads: what the AI SDK's useChat
+// transport posts ({id, messages, trigger, messageId}) plus the fields of
+// Mastra's chatRoute that resume runs and pick a memory thread. Other
+// fields are ignored.
+type ChatRequest struct {
+	// ID is the chat's id (useChat's).
+	ID string `json:"id,omitempty"`
+	// Messages is the conversation, oldest first.
+	Messages []UIMessage `json:"messages"`
+	// Trigger is "submit-message" or "regenerate-message" (which drops a
+	// trailing assistant message and answers anew in its place).
+	Trigger string `json:"trigger,omitempty"`
+	// MessageID is the message a regeneration replaces (informational).
+	MessageID string `json:"messageId,omitempty"`
+	// RunID and ResumeData resume a suspended run (an approval is
+	// {"approved": true|false, "reason"?}); ToolCallID names the waiting
+	// call when several wait.
+	RunID      string          `json:"runId,omitempty"`
+	ResumeData json.RawMessage `json:"resumeData,omitempty"`
+	ToolCallID string          `json:"toolCallId,omitempty"`
+	// Memory names the memory thread and resource of the run.
+	Memory *ChatMemory `json:"memory,omitempty"`
+	// RequestContext entries reach the tools; the reserved keys
+	// mastra__resourceId and mastra__threadId are dropped.
+	RequestContext map[string]any `json:"requestContext,omitempty"`
+	// MaxSteps bounds the run's model calls (0: the agent's default).
+	MaxSteps int `json:"maxSteps,omitempty"`
+}
+
+// ChatMemory is a request's memory: the thread (an id, or {id}) and the
+// resource it belongs to.
+type ChatMemory struct {
+	Thread   string `json:"thread"`
+	Resource string `json:"resource,omitempty"`
+}
+
+// Issue is one problem of a request body: the field's dotted path ("root"
+// for the body itself) and what is wrong, as Mastra's 400 answers list
+// them.
+type Issue struct {
+	Field   string `json:"field"`
+	Message string `json:"message"`
+}
+
+// RequestError is a chat request that cannot be served: the HTTP status
+// and message of the JSON error a chat route answers with, and the issues
+// of an invalid body.
+type RequestError struct {
+	Status  int
+	Message string
+	Issues  []Issue
+}
+
+func (e *RequestError) Error() string {
+	if len(e.Issues) == 0 {
+		return e.Message
+	}
+	return e.Message + ": " + e.Issues[0].Field + ": " + e.Issues[0].Message
+}
+
+func invalidBody(issues ...Issue) *RequestError {
+	return &RequestError{Status: 400, Message: "Invalid request body", Issues: issues}
+}
+
+// ParseChatRequest decodes and checks a chat request body. Fields of the
+// wrong type are reported as a *RequestError (400 "Invalid request body")
+// naming each field, with Zod's wording; a body that is not JSON names the
+// parser's complaint.
+func ParseChatRequest(body []byte) (*ChatRequest, error) {
+	t := bytes.TrimSpace(body)
+	if len(t) == 0 {
+		return nil, invalidBody(Issue{Field: "root", Message: "Invalid input: expected object, received undefined"})
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(t, &fields); err != nil || t[0] != '{' {
+		if !json.Valid(t) {
+			return nil, invalidBody(Issue{Field: "body", Message: syntaxMessage(body)})
+		}
+		return nil, invalidBody(Issue{Field: "root", Message: "Invalid input: expected object, received " + jsType(t)})
+	}
+	v := &bodyReader{f: fields}
+	req := &ChatRequest{
+		ID:         v.str("id"),
+		Trigger:    v.str("trigger"),
+		MessageID:  v.str("messageId"),
+		RunID:      v.str("runId"),
+		ToolCallID: v.str("toolCallId"),
+	}
+	if req.Trigger != "" && req.Trigger != "submit-message" && req.Trigger != "regenerate-message" {
+		v.add("trigger", `Invalid option: expected one of "submit-message"|"regenerate-message"`)
+	}
+	req.Messages = v.messages()
+	if raw, ok := fields["resumeData"]; ok && jsType(raw) != "null" {
+		req.ResumeData = raw
+	}
+	req.Memory = v.memory()
+	req.RequestContext = v.record("requestContext")
+	if raw, ok := fields["maxSteps"]; ok && jsType(raw) != "null" {
+		var n float64
+		if jsType(raw) != "number" || json.Unmarshal(raw, &n) != nil {
+			v.add("maxSteps", expected("number", raw))
+		} else if n < 1 || n != float64(int(n)) {
+			v.add("maxSteps", "Invalid input: expected a positive integer")
+		} else {
+			req.MaxSteps = int(n)
+		}
+	}
+	if len(v.issues) > 0 {
+		return nil, invalidBody(v.issues...)
+	}
+	return req, nil
+}
+
+// bodyReader reads a body's fields, collecting issues.
+type bodyReader struct {
+	f      map[string]json.RawMessage
+	issues []Issue
+}
+
+func (v *bodyReader) add(field, msg string) { v.issues = append(v.issues, Issue{field, msg}) }
+
+// str reads an optional string (null counts as absent).
+func (v *bodyReader) str(key string) string {
+	raw, ok := v.f[key]
+	if !ok || jsType(raw) == "null" {
+		return ""
+	}
+	var s string
+	if jsType(raw) != "string" || json.Unmarshal(raw, &s) != nil {
+		v.add(key, expected("string", raw))
+	}
+	return s
+}
+
+func (v *bodyReader) record(key string) map[string]any {
+	raw, ok := v.f[key]
+	if !ok || jsType(raw) == "null" {
+		return nil
+	}
+	var m map[string]any
+	if jsType(raw) != "object" || json.Unmarshal(raw, &m) != nil {
+		v.add(key, expected("record", raw))
+		return nil
+	}
+	return m
+}
+
+// messages reads the messages array (required); each element must be an
+// object with a role, and parts or content.
+func (v *bodyReader) messages() []UIMessage {
+	raw, ok := v.f["messages"]
+	if !ok {
+		v.add("messages", "Invalid input: expected array, received undefined")
+		return nil
+	}
+	var items []json.RawMessage
+	if jsType(raw) != "array" || json.Unmarshal(raw, &items) != nil {
+		v.add("messages", expected("array", raw))
+		return nil
+	}
+	msgs := make([]UIMessage, 0, len(items))
+	for i, it := range items {
+		field := "messages." + strconv.Itoa(i)
+		if jsType(it) != "object" {
+			v.add(field, expected("object", it))
+			continue
+		}
+		var m UIMessage
+		if err := json.Unmarshal(it, &m); err != nil {
+			v.add(field, "Invalid input: "+err.Error())
+			continue
+		}
+		switch m.Role {
+		case "system", "user", "assistant":
+		case "":
+			v.add(field+".role", "Invalid input: expected string, received undefined")
+			continue
+		default:
+			if len(m.Parts) > 0 || len(m.Content) == 0 {
+				v.add(field+".role", `Invalid option: expected one of "system"|"user"|"assistant"`)
+				continue
+			}
+		}
+		msgs = append(msgs, m)
+	}
+	return msgs
+}
+
+// memory reads {thread: string | {id}, resource?}.
+func (v *bodyReader) memory() *ChatMemory {
+	raw, ok := v.f["memory"]
+	if !ok || jsType(raw) == "null" {
+		return nil
+	}
+	var m struct {
+		Thread   json.RawMessage `json:"thread"`
+		Resource json.RawMessage `json:"resource"`
+	}
+	if jsType(raw) != "object" || json.Unmarshal(raw, &m) != nil {
+		v.add("memory", expected("object", raw))
+		return nil
+	}
+	out := &ChatMemory{}
+	switch jsType(m.Thread) {
+	case "string":
+		_ = json.Unmarshal(m.Thread, &out.Thread)
+	case "object":
+		var t struct {
+			ID string `json:"id"`
+		}
+		if json.Unmarshal(m.Thread, &t) != nil || t.ID == "" {
+			v.add("memory.thread.id", "Invalid input: expected string")
+		}
+		out.Thread = t.ID
+	default:
+		v.add("memory.thread", expected("string", m.Thread))
+	}
+	switch jsType(m.Resource) {
+	case "undefined", "null":
+	case "string":
+		_ = json.Unmarshal(m.Resource, &out.Resource)
+	default:
+		v.add("memory.resource", expected("string", m.Resource))
+	}
+	return out
+}
+
+// jsType is the Zod name of a JSON value's type ("undefined" for none).
+func jsType(raw json.RawMessage) string {
+	t := bytes.TrimSpace(raw)
+	if len(t) == 0 {
+		return "undefined"
+	}
+	switch t[0] {
+	case '"':
+		return "string"
+	case '{':
+		return "object"
+	case '[':
+		return "array"
+	case 't', 'f':
+		return "boolean"
+	case 'n':
+		return "null"
+	}
+	return "number"
+}
+
+func expected(want string, raw json.RawMessage) string {
+	return "Invalid input: expected " + want + ", received " + jsType(raw)
+}
+
+// v8Parser is JSON.parse as Node runs it, for its error messages; the
+// depth bound keeps a hostile body from exhausting the stack.
+var v8Parser = v8json.Parser{MaxDepth: 10000}
+
+// syntaxMessage is the message JavaScript's JSON.parse throws for a body
+// that is not JSON (V8's words, as Mastra reports them).
+func syntaxMessage(body []byte) string {
+	s := string(body)
+	if !utf8.Valid(body) {
+		s = string([]rune(s))
+	}
+	if _, err := v8Parser.Parse(s); err != nil {
+		return jsjson.ToUSV(err.Error())
+	}
+	return "Unexpected end of JSON input"
+}

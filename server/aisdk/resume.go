@@ -1,0 +1,259 @@
+package aisdk
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"iter"
+	"net/http"
+
+	"github.com/gomastra/mastra/agent"
+	"github.com/gomastra/mastra/storage"
+	"github.com/gomastra/mastra/stream"
+)
+
+// Agent error codes a resume may fail with.
+const (
+	codeNotSuspended = "AGENT_RESUME_TOOL_CALL_NOT_SUSPENDED"
+	codeNoSnapshot   = "AGENT_RESUME_NO_SNAPSHOT_FOUND"
+)
+
+// resumeChunks resumes run runID with data, after checking that the run
+// may be resumed by this caller (see prepareResume), and returns its
+// chunks without their start chunk.
+func resumeChunks(ctx context.Context, a *agent.Agent, runID, toolCallID string, data json.RawMessage, resource string, opts []agent.Option) iter.Seq2[stream.Chunk, error] {
+	return func(yield func(stream.Chunk, error) bool) {
+		toolCallID, waiting, err := prepareResume(ctx, a, runID, toolCallID, resource)
+		if err != nil {
+			yield(stream.Chunk{}, err)
+			return
+		}
+		if toolCallID != "" {
+			opts = append(opts[:len(opts):len(opts)], agent.WithToolCallID(toolCallID))
+		}
+		first := true
+		for c, err := range withoutStart(a.ResumeStream(ctx, runID, data, opts...)) {
+			if err != nil && first && waiting && runErrorCode(err) == codeNotSuspended {
+				// The call was waiting a moment ago: another resume
+				// claimed it in between.
+				err = resumeConflict(a, runID)
+			}
+			first = false
+			if !yield(c, err) {
+				return
+			}
+		}
+	}
+}
+
+// prepareResume checks a resume before the agent takes it: a run of
+// another resource than the caller's is refused (403); a run that is
+// running (being resumed elsewhere) is a conflict (409), never taken over
+// (the agent resumes a running run as crash recovery, which over HTTP
+// would let a client hijack a live run); without a tool call id the first
+// waiting call is named. A run that does not exist is left to the agent
+// (AGENT_RESUME_NO_SNAPSHOT_FOUND). It returns the call to resume and
+// whether the run was found waiting for it.
+func prepareResume(ctx context.Context, a *agent.Agent, runID, toolCallID, resource string) (string, bool, error) {
+	status, run, err := findRun(ctx, a, runID)
+	if err != nil || run == nil {
+		return toolCallID, false, err
+	}
+	if resource != "" && run.ResourceID != resource {
+		return "", false, &RequestError{Status: http.StatusForbidden, Message: "Access denied: run belongs to a different resource"}
+	}
+	if status != storage.RunSuspended {
+		return "", false, resumeConflict(a, runID)
+	}
+	if toolCallID == "" && len(run.ToolCalls) > 0 {
+		toolCallID = run.ToolCalls[0].ToolCallID
+	}
+	waiting := false
+	for _, c := range run.ToolCalls {
+		waiting = waiting || c.ToolCallID == toolCallID
+	}
+	return toolCallID, waiting, nil
+}
+
+// findRun looks a run of the agent up: its status ("" when there is no
+// such run) and, for a suspended run, its waiting calls. With storage the
+// run is read by id; without, the agent's runs in this process are
+// scanned.
+func findRun(ctx context.Context, a *agent.Agent, runID string) (string, *agent.SuspendedRun, error) {
+	var f agent.SuspendedRunsFilter
+	if st := a.Storage(); st != nil {
+		stored, err := st.GetRun(ctx, runID)
+		if errors.Is(err, storage.ErrNotFound) {
+			return "", nil, nil
+		}
+		if err != nil {
+			return "", nil, err
+		}
+		if stored.Kind != storage.KindAgent || stored.Name != a.ID() {
+			return "", nil, nil
+		}
+		if stored.Status != storage.RunSuspended {
+			return stored.Status, &agent.SuspendedRun{RunID: runID, Status: stored.Status, ThreadID: stored.ThreadID, ResourceID: stored.ResourceID}, nil
+		}
+		f = agent.SuspendedRunsFilter{ThreadID: stored.ThreadID, ResourceID: stored.ResourceID}
+	}
+	for _, list := range []func(context.Context, agent.SuspendedRunsFilter) ([]agent.SuspendedRun, int, error){a.ListSuspendedRuns, a.ListRunningRuns} {
+		runs, _, err := list(ctx, f)
+		if err != nil {
+			return "", nil, err
+		}
+		for i := range runs {
+			if runs[i].RunID == runID {
+				return runs[i].Status, &runs[i], nil
+			}
+		}
+	}
+	return "", nil, nil
+}
+
+func resumeConflict(a *agent.Agent, runID string) error {
+	return &RequestError{Status: http.StatusConflict,
+		Message: fmt.Sprintf("Agent %q resumeStream() cannot resume run %q: another resume of it is under way or has finished.", a.Name(), runID)}
+}
+
+func runErrorCode(err error) string {
+	var re *agent.RunError
+	if errors.As(err, &re) {
+		return re.Code
+	}
+	return ""
+}
+
+// NativeApproval is a person's answer to an approval request, as an AI
+// SDK v6 client sends it back on the tool part (state
+// approval-responded): the run and call it is for, and the resume data
+// {"approved": bool, "reason"?}.
+type NativeApproval struct {
+	RunID, ToolCallID string
+	ResumeData        json.RawMessage
+}
+
+// NativeApprovals collects the answered approvals of a v6 request's
+// assistant messages, by their "<runId>::<toolCallId>" approval ids, in
+// request order; an answer repeated in the history counts once (the last
+// copy wins). Parts whose approval id does not name their own tool call
+// are stale or malformed and skipped.
+func NativeApprovals(msgs []UIMessage) []NativeApproval {
+	var out []NativeApproval
+	index := map[string]int{}
+	for _, m := range msgs {
+		if m.Role != "assistant" {
+			continue
+		}
+		for _, p := range m.Parts {
+			if !p.IsTool() || p.State != StateApprovalResponded || p.Approval == nil || p.Approval.Approved == nil {
+				continue
+			}
+			runID, callID, ok := splitApprovalID(p.Approval.ID)
+			if !ok || callID != p.ToolCallID {
+				continue
+			}
+			data := map[string]any{"approved": *p.Approval.Approved}
+			if p.Approval.Reason != "" {
+				data["reason"] = p.Approval.Reason
+			}
+			raw, err := json.Marshal(data)
+			if err != nil {
+				continue
+			}
+			a := NativeApproval{RunID: runID, ToolCallID: callID, ResumeData: raw}
+			key := runID + approvalIDSeparator + callID
+			if i, seen := index[key]; seen {
+				out[i] = a
+				continue
+			}
+			index[key] = len(out)
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// splitApprovalID splits "<runId>::<toolCallId>" at the last separator.
+func splitApprovalID(id string) (runID, callID string, ok bool) {
+	for i := len(id) - len(approvalIDSeparator); i >= 0; i-- {
+		if id[i:i+len(approvalIDSeparator)] == approvalIDSeparator {
+			runID, callID = id[:i], id[i+len(approvalIDSeparator):]
+			return runID, callID, runID != "" && callID != ""
+		}
+	}
+	return "", "", false
+}
+
+// approvalResumes resumes each answered approval in turn and makes one
+// response of them: one start part, the resumed runs' parts, and the last
+// run's finish. An approval whose call no longer waits (answered before,
+// history resent) is skipped; when none of them could be resumed, the
+// first such error is the response's error.
+func approvalResumes(ctx context.Context, a *agent.Agent, approvals []NativeApproval, resource string, opts []agent.Option, sopts StreamOptions) iter.Seq2[Part, error] {
+	return func(yield func(Part, error) bool) {
+		started, resumed := false, 0
+		var skipped error
+		var finish *Part
+		start := func() bool {
+			if started || sopts.OmitStart {
+				return true
+			}
+			started = true
+			return yield(Part{Type: PartStart, MessageID: sopts.LastMessageID}, nil)
+		}
+		for _, ap := range approvals {
+			leg := ToUIStream(resumeChunks(ctx, a, ap.RunID, ap.ToolCallID, ap.ResumeData, resource, opts), sopts)
+			first, skip := true, false
+			for p, err := range leg {
+				if err != nil {
+					if code := runErrorCode(err); first && (code == codeNotSuspended || code == codeNoSnapshot) {
+						if skipped == nil {
+							skipped = err
+						}
+						skip = true
+						break
+					}
+					yield(Part{}, err)
+					return
+				}
+				first = false
+				switch p.Type {
+				case PartStart:
+					if started {
+						continue
+					}
+					started = true
+					if !yield(p, nil) {
+						return
+					}
+					continue
+				case PartFinish:
+					f := p
+					finish = &f
+					continue
+				}
+				if !start() || !yield(p, nil) {
+					return
+				}
+			}
+			if !skip {
+				resumed++
+			}
+		}
+		if resumed == 0 && skipped != nil {
+			yield(Part{}, skipped)
+			return
+		}
+		if !start() {
+			return
+		}
+		if !sopts.OmitFinish {
+			if finish == nil {
+				finish = &Part{Type: PartFinish}
+			}
+			yield(*finish, nil)
+		}
+	}
+}
