@@ -35,6 +35,7 @@ import (
 	"github.com/gomastra/mastra"
 	"github.com/gomastra/mastra/agent"
 	"github.com/gomastra/mastra/server"
+	"github.com/gomastra/mastra/server/aisdk"
 	"github.com/gomastra/mastra/server/studio"
 	"github.com/gomastra/mastra/storage"
 	"github.com/gomastra/mastra/storage/postgres"
@@ -115,8 +116,10 @@ func Command(args []string, getenv func(string) string, stderr io.Writer, build 
 	return 0
 }
 
-// Run opens the storage, builds the app and serves it (server.Serve)
-// until ctx ends, then shuts down gracefully: no new connections,
+// Run opens the storage, builds the app and serves it (server.Serve):
+// Mastra's API under /api, the AI SDK chat route at POST /chat/{agentId}
+// (sub-agent runs included as data-tool-agent parts) and, unless
+// cfg.NoStudio, the dev studio at "/" — until ctx ends, then shuts down gracefully: no new connections,
 // in-flight requests get ShutdownGrace, suspended runs stay in storage.
 func Run(ctx context.Context, cfg Config, getenv func(string) string, log *slog.Logger, build Build) error {
 	store, err := Open(ctx, cfg.StorageURL)
@@ -132,7 +135,10 @@ func Run(ctx context.Context, cfg Config, getenv func(string) string, log *slog.
 		done := recoverRuns(ctx, m, log)
 		defer done()
 	}
-	opts := server.Options{BearerToken: cfg.Token, Logger: log}
+	opts := server.Options{BearerToken: cfg.Token, Logger: log,
+		// The AI SDK chat route (Mastra's chatRoute), for useChat front ends.
+		Routes: []server.Route{aisdk.ChatRoute(m, aisdk.ChatRouteOptions{Chat: aisdk.ChatOptions{Stream: aisdk.StreamOptions{IncludeSubAgentMetadata: true}}})},
+	}
 	if !cfg.NoStudio {
 		opts.Studio = studio.Handler(studio.Options{})
 	}

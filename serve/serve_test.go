@@ -72,6 +72,12 @@ func TestRunServesTheAppOnItsStorageAndStops(t *testing.T) {
 	} else {
 		res.Body.Close()
 	}
+	// The AI SDK chat route is mounted (and authenticated like the API).
+	if res, err := http.Post("http://"+addr+"/chat/nobody", "application/json", strings.NewReader(`{"messages":[]}`)); err != nil || res.StatusCode != http.StatusUnauthorized {
+		t.Errorf("chat route without the token: %v %+v", err, res)
+	} else {
+		res.Body.Close()
+	}
 	if built == nil {
 		t.Fatal("the app got no storage")
 	}
