@@ -72,11 +72,19 @@ func TestRunServesTheAppOnItsStorageAndStops(t *testing.T) {
 	} else {
 		res.Body.Close()
 	}
-	// The AI SDK chat route is mounted (and authenticated like the API).
-	if res, err := http.Post("http://"+addr+"/chat/nobody", "application/json", strings.NewReader(`{"messages":[]}`)); err != nil || res.StatusCode != http.StatusUnauthorized {
-		t.Errorf("chat route without the token: %v %+v", err, res)
+	// The AI SDK chat route is mounted: an unknown agent is its JSON 404,
+	// not the router's plain-text one.
+	req, _ := http.NewRequest("POST", "http://"+addr+"/chat/nobody", strings.NewReader(`{"messages":[{"id":"m1","role":"user","parts":[{"type":"text","text":"hi"}]}]}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer s3cret")
+	if res, err := http.DefaultClient.Do(req); err != nil {
+		t.Error(err)
 	} else {
+		b, _ := io.ReadAll(res.Body)
 		res.Body.Close()
+		if res.StatusCode != http.StatusNotFound || !strings.HasPrefix(res.Header.Get("Content-Type"), "application/json") {
+			t.Errorf("chat route: %d %s", res.StatusCode, b)
+		}
 	}
 	if built == nil {
 		t.Fatal("the app got no storage")
