@@ -15,6 +15,12 @@
 // -studio / MASTRA_STUDIO (the dev studio at "/", default true),
 // -recover / MASTRA_RECOVER_RUNS (finish at start the runs a dead process
 // left running; default on for SQLite, off for PostgreSQL).
+//
+// The registry is also an MCP server (package mcpserver): over streamable
+// HTTP at /api/mcp/<id>/mcp, and over stdin/stdout when the first
+// argument is "mcp" (`myapp mcp -storage …`, what `mastra mcp` runs). Its
+// id is MASTRA_MCP_ID (default "mastra"); MASTRA_MCP_REQUEST_STATE_KEY
+// signs suspended calls' state across instances.
 package serve
 
 import (
@@ -74,6 +80,10 @@ type Config struct {
 	// ShutdownGrace bounds how long in-flight requests may take after a
 	// stop is asked (default 10 s); their contexts are then canceled.
 	ShutdownGrace time.Duration
+	// Stdin and Stdout carry the MCP protocol in ServeMCP (default the
+	// process's own).
+	Stdin  io.Reader
+	Stdout io.Writer
 	// Ready, when set, is called with the address once listening.
 	Ready func(addr string)
 }
@@ -86,6 +96,10 @@ func Main(build Build) {
 
 // Command is Main without exiting, for tests.
 func Command(args []string, getenv func(string) string, stderr io.Writer, build Build) int {
+	serveMCP := len(args) > 0 && args[0] == "mcp"
+	if serveMCP {
+		args = args[1:]
+	}
 	fs := flag.NewFlagSet("mastra-app", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	cfg := Config{}
@@ -109,7 +123,11 @@ func Command(args []string, getenv func(string) string, stderr io.Writer, build 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	log := slog.New(slog.NewTextHandler(stderr, nil))
-	if err := Run(ctx, cfg, getenv, log, build); err != nil {
+	run := Run
+	if serveMCP {
+		run = ServeMCP
+	}
+	if err := run(ctx, cfg, getenv, log, build); err != nil {
 		fmt.Fprintf(stderr, "mastra: %v\n", err)
 		return 1
 	}
@@ -135,9 +153,12 @@ func Run(ctx context.Context, cfg Config, getenv func(string) string, log *slog.
 		done := recoverRuns(ctx, m, log)
 		defer done()
 	}
+	mcp, closeMCP := mcpRoutes(m, getenv, log)
+	defer closeMCP()
 	opts := server.Options{BearerToken: cfg.Token, Logger: log,
-		// The AI SDK chat route (Mastra's chatRoute), for useChat front ends.
-		Routes: []server.Route{aisdk.ChatRoute(m, aisdk.ChatRouteOptions{Chat: aisdk.ChatOptions{Stream: aisdk.StreamOptions{IncludeSubAgentMetadata: true}}})},
+		// The AI SDK chat route (Mastra's chatRoute), for useChat front
+		// ends, and the registry as an MCP server.
+		Routes: append([]server.Route{aisdk.ChatRoute(m, aisdk.ChatRouteOptions{Chat: aisdk.ChatOptions{Stream: aisdk.StreamOptions{IncludeSubAgentMetadata: true}}})}, mcp...),
 	}
 	if !cfg.NoStudio {
 		opts.Studio = studio.Handler(studio.Options{})

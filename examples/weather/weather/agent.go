@@ -32,6 +32,7 @@ func NewAgent(m model.LanguageModel, weatherTool, hazardsTool *tools.Tool) (*age
 	return agent.New(agent.Config{
 		ID:           AgentID,
 		Name:         "Weather Agent",
+		Description:  "Answers questions about the weather and its hazards",
 		Instructions: Instructions,
 		Model:        m,
 		Tools:        tools.Set{"weatherTool": weatherTool, "hazardsTool": hazardsTool},
@@ -63,6 +64,7 @@ func NewSupervisor(m model.LanguageModel, writer *agent.Agent) (*agent.Agent, er
 	return agent.New(agent.Config{
 		ID:           "supervisor",
 		Name:         "Supervisor",
+		Description:  "Coordinates the writer to produce content",
 		Instructions: "Coordinate the writer to produce content.",
 		Model:        m,
 		Agents:       map[string]*agent.Agent{"writer": writer},

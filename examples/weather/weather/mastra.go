@@ -39,7 +39,7 @@ func NewMastra(cfg AppConfig) (*mastra.Mastra, error) {
 		return nil, err
 	}
 	acfg := agent.Config{
-		ID: AgentID, Name: "Weather Agent", Instructions: Instructions, Model: cfg.Model,
+		ID: AgentID, Name: "Weather Agent", Description: "Answers questions about the weather and its hazards", Instructions: Instructions, Model: cfg.Model,
 		Tools:     tools.Set{"weatherTool": weatherTool, "hazardsTool": hazardsTool, "askUser": builtin.AskUserTool},
 		Workflows: map[string]*workflows.Workflow{"activityPlanning": wf},
 	}
