@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 
 	"github.com/gomastra/mastra/model"
-	"github.com/gomastra/mastra/schema/compat"
 	"github.com/gomastra/mastra/stream"
 	"github.com/gomastra/mastra/tools"
 )
@@ -72,7 +71,8 @@ func (r *run) sequential() bool {
 }
 
 // deniedResult is a declined call: a tool-output-denied chunk, and the
-// decline (with its reason) for the model.
+// decline for the model. As in Mastra, the model is told the reason (or
+// DefaultDeclineReason) as the call's text result.
 func (r *run) deniedResult(i int, c call, reason string) *callResult {
 	if reason == "" {
 		reason = DefaultDeclineReason
@@ -82,7 +82,7 @@ func (r *run) deniedResult(i int, c call, reason string) *callResult {
 		chunk: stream.Chunk{Type: stream.TypeToolOutputDenied, RunID: r.opts.runID, From: stream.FromAgent, Payload: stream.ToolOutputDeniedPayload{
 			ToolCallID: c.id, ToolName: c.name, Args: c.args, Approval: stream.Approval{ID: c.id, Approved: false, Reason: reason},
 		}},
-		part: &model.ToolResultPart{ToolCallID: c.id, ToolName: c.name, Output: model.ExecutionDeniedOutput(reason), Input: argsOrEmpty(c.args)},
+		part: &model.ToolResultPart{ToolCallID: c.id, ToolName: c.name, Output: model.TextOutput(reason), Input: argsOrEmpty(c.args)},
 	}
 }
 
@@ -92,10 +92,8 @@ func (r *run) suspendedResult(i int, pc pendingCall, t *tools.Tool, s *tools.Sus
 	w := pc
 	w.Status, w.SuspendPayload, w.SuspendedRunID = callSuspended, s.Payload, s.Options.RunID
 	w.ResumeSchema = s.Options.ResumeSchema
-	if w.ResumeSchema == "" && t.ResumeSchema() != nil {
-		if b, err := compat.Marshal(t.ResumeSchema().JSONSchema()); err == nil {
-			w.ResumeSchema = string(b)
-		}
+	if w.ResumeSchema == "" {
+		w.ResumeSchema = t.ResumeSchemaJSON()
 	}
 	return &callResult{index: i, waiting: &w, chunk: r.waitingChunk(w)}
 }

@@ -35,7 +35,7 @@ type approvalDecision struct {
 func newPendingStep(res *stepResult, assistantID string) *pendingStep {
 	p := &pendingStep{
 		Assistant: res.assistant, AssistantID: assistantID, Text: res.text, Reasoning: res.reasoning,
-		Reason: string(res.reason), Usage: res.usage,
+		Reason: string(res.reason), Usage: storedUsage(res.usage), AfterResume: res.afterResume,
 	}
 	if res.meta != nil {
 		p.Meta = &responseStamp{ID: res.meta.ID, Timestamp: res.meta.Timestamp, ModelID: res.meta.ModelID}
@@ -49,8 +49,8 @@ func newPendingStep(res *stepResult, assistantID string) *pendingStep {
 // result rebuilds the model call's stepResult from the pending step.
 func (p *pendingStep) result() *stepResult {
 	res := &stepResult{
-		text: p.Text, reasoning: p.Reasoning, reason: model.FinishReason(p.Reason), usage: p.Usage,
-		assistant: p.Assistant, assistantID: p.AssistantID,
+		text: p.Text, reasoning: p.Reasoning, reason: model.FinishReason(p.Reason), usage: model.Usage(p.Usage),
+		assistant: p.Assistant, assistantID: p.AssistantID, afterResume: p.AfterResume,
 	}
 	if p.Meta != nil {
 		res.meta = &model.ResponseMetadata{ID: p.Meta.ID, Timestamp: p.Meta.Timestamp, ModelID: p.Meta.ModelID}
@@ -65,7 +65,7 @@ func (p *pendingStep) result() *stepResult {
 func (r *run) snapshot() *snapshot {
 	return &snapshot{
 		AgentID: r.agent.cfg.ID, Context: r.opts.context, History: r.history, User: r.user, Input: r.input, Response: r.response,
-		Instructions: r.instructions, Step: r.stepN, Usage: r.usage, Pending: r.pending, MaxSteps: r.opts.maxSteps,
+		Instructions: r.instructions, Step: r.stepN, Usage: storedUsage(r.usage), Resumed: r.resumed, Pending: r.pending, MaxSteps: r.opts.maxSteps,
 		ThreadID: r.opts.threadID, ResourceID: r.opts.resourceID, RequestContext: serialisable(r.opts.requestContext.All()),
 	}
 }

@@ -1,6 +1,8 @@
 package agent
 
 import (
+	"encoding/json"
+
 	"github.com/gomastra/mastra/model"
 )
 
@@ -10,6 +12,10 @@ import (
 // knows, with a ToModelOutput, is replaced by the mapped output the model
 // should see; error outputs are left alone. It returns new messages; the
 // input is not modified.
+//
+// A result without the call's input gets it from the call (the input of
+// the latest assistant tool call with its id, else {}), as Mastra reports
+// every tool result with its call's input.
 func (r *run) ingestToolResults(msgs []model.Message) []model.Message {
 	out := make([]model.Message, len(msgs))
 	copy(out, msgs)
@@ -18,16 +24,21 @@ func (r *run) ingestToolResults(msgs []model.Message) []model.Message {
 			continue
 		}
 		var parts []model.Part
-		for _, p := range m.Content {
+		for j, p := range m.Content {
+			if tr := p.ToolResult; p.Type == model.MessageToolResult && tr != nil && len(tr.Input) == 0 {
+				if parts == nil {
+					parts = append([]model.Part(nil), m.Content...)
+				}
+				withInput := *tr
+				withInput.Input = callInput(out[:i], tr.ToolCallID)
+				parts[j].ToolResult = &withInput
+				p = parts[j]
+			}
 			if mapped, ok := r.mapIngested(p); ok {
 				if parts == nil {
 					parts = append([]model.Part(nil), m.Content...)
 				}
-				for j := range parts {
-					if parts[j].ToolResult == p.ToolResult {
-						parts[j] = mapped
-					}
-				}
+				parts[j] = mapped
 			}
 		}
 		if parts != nil {
@@ -56,4 +67,20 @@ func (r *run) mapIngested(p model.Part) (model.Part, bool) {
 	mapped := *tr
 	mapped.Output = *mo
 	return model.Part{Type: model.MessageToolResult, ToolResult: &mapped}, true
+}
+
+// callInput is the input of the latest tool call toolCallID among msgs'
+// assistant messages, or {}.
+func callInput(msgs []model.Message, toolCallID string) json.RawMessage {
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if msgs[i].Role != model.RoleAssistant {
+			continue
+		}
+		for _, p := range msgs[i].Content {
+			if tc := p.ToolCall; p.Type == model.MessageToolCall && tc != nil && tc.ToolCallID == toolCallID && len(tc.Input) > 0 {
+				return tc.Input
+			}
+		}
+	}
+	return json.RawMessage("{}")
 }

@@ -130,6 +130,10 @@ type run struct {
 	stepN     int
 	pending   *pendingStep
 	persister *persister
+	// resumed says the run was resumed (now or before); resumedStep that
+	// the next step-finish is the one of the step the resume completed.
+	resumed     bool
+	resumedStep bool
 	// finishReason, object, usedFallback, err and tripwire are the run's
 	// outcome.
 	finishReason model.FinishReason
@@ -163,13 +167,13 @@ func (r *run) loop(input []model.Message) {
 	}
 	r.instructions = instructions
 	r.setActive(r.opts.activeTools)
-	input = r.ingestToolResults(input)
+	input, carried := splitInput(r.ingestToolResults(input))
 	for _, m := range input {
 		if m.Role != model.RoleSystem {
 			r.user = append(r.user, m)
 		}
 	}
-	if err := r.remember(); err != nil {
+	if err := r.remember(carried); err != nil {
 		r.fail(err)
 		return
 	}
@@ -177,8 +181,41 @@ func (r *run) loop(input []model.Message) {
 		input = r.st.inline(input)
 	}
 	r.input = input
-	r.messages = append(r.baseMessages(), input...)
+	r.response = append(r.response, carried...)
+	r.messages = append(append(r.baseMessages(), input...), carried...)
 	r.runSteps(nil)
+}
+
+// splitInput separates the request's input from what it carries of an
+// earlier response: the assistant and tool messages after its last user
+// message (a client sends the model's tool calls back with the results of
+// the client tools it ran, and then asks the run to go on). Mastra merges
+// them into one assistant message that the run's first step continues,
+// which makes them part of the run's response (nonUser, response.messages),
+// not of its input; so do these. Tool messages without results carry
+// nothing and are dropped.
+func splitInput(msgs []model.Message) (input, carried []model.Message) {
+	cut := len(msgs)
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if role := msgs[i].Role; role == model.RoleUser {
+			break
+		} else if role == model.RoleAssistant || role == model.RoleTool {
+			cut = i
+		}
+	}
+	input = make([]model.Message, 0, len(msgs))
+	for i, m := range msgs {
+		switch {
+		case m.Role == model.RoleTool && len(m.Content) == 0:
+		case i >= cut && m.Role != model.RoleSystem:
+			carried = append(carried, m)
+		default:
+			// A system message among the carried ones stays with the
+			// input: it is no part of the merged assistant message.
+			input = append(input, m)
+		}
+	}
+	return input, carried
 }
 
 // baseMessages are what every model call starts with: the system message,
@@ -238,6 +275,7 @@ func (r *run) runSteps(resume *resumeInput) {
 			return
 		}
 		r.usage = r.usage.Add(res.usage)
+		res.afterResume = r.resumed
 		if len(res.calls) == 0 {
 			if !r.endStep(res, nil, false) {
 				return
@@ -283,11 +321,15 @@ func (r *run) endStep(res *stepResult, results []model.ToolResultPart, clientPen
 	r.messages = append(r.messages, res.assistant)
 	r.response = append(r.response, res.assistant)
 	if len(res.calls) > 0 {
-		if len(results) > 0 {
-			tm := model.ToolMessage(results...)
-			r.messages = append(r.messages, tm)
-			r.response = append(r.response, tm)
+		// The step's tool message holds the results it has; Mastra lists
+		// one, empty, when none has come yet (client tools the caller
+		// runs). An empty one is never sent to the model (callModel).
+		tm := model.ToolMessage(results...)
+		if tm.Content == nil {
+			tm.Content = []model.Part{}
 		}
+		r.messages = append(r.messages, tm)
+		r.response = append(r.response, tm)
 		if reason == model.FinishStop {
 			reason = model.FinishToolCalls
 		}
@@ -402,9 +444,12 @@ func (r *run) addStep(n int, reason model.FinishReason, res *stepResult, results
 	if n > 0 {
 		stepType = "tool-result"
 	}
-	content := append([]model.Part(nil), res.assistant.Content...)
-	for i := range results {
-		content = append(content, model.Part{Type: model.MessageToolResult, ToolResult: &results[i]})
+	content := stream.StepContent{}
+	if !res.afterResume {
+		content = append(content, res.assistant.Content...)
+		for i := range results {
+			content = append(content, model.Part{Type: model.MessageToolResult, ToolResult: &results[i]})
+		}
 	}
 	s := Step{
 		StepNumber: n, StepType: stepType, Sources: clip(res.sources), Files: clip(res.files),
@@ -477,6 +522,10 @@ func (r *run) stepFinish(continued bool) {
 		safeCallback(r.agent.cfg.Logger, "onStepFinish", func() { fn(r.ctx, last) })
 	}
 	p := r.payload(last.FinishReason, continued, last.Text, last.Usage)
+	if r.resumedStep {
+		p.Resumed, p.StepResult.MessageID = true, r.messageID
+		r.resumedStep = false
+	}
 	if r.stepObject {
 		p.Output.Object = r.object
 		r.stepObject = false
@@ -511,6 +560,11 @@ type stepResult struct {
 	assistant        model.Message
 	// assistantID is the assistant message's id in memory.
 	assistantID string
+	// afterResume says the model call came after the run was resumed.
+	// Mastra's step results then list no content: it reads a step's
+	// content between the step boundaries of its response messages, which
+	// a resumed run's rebuilt message list no longer has.
+	afterResume bool
 }
 
 type call struct {
@@ -529,7 +583,7 @@ func argsOrEmpty(a json.RawMessage) json.RawMessage {
 // callModel streams one model call, emitting its text and tool-input
 // chunks, and assembles the step.
 func (r *run) callModel(ctx context.Context, messages []model.Message, choice model.ToolChoice) (*stepResult, error) {
-	req := &model.Request{Messages: messages, ToolChoice: choice, Settings: r.opts.settings, ProviderOptions: r.opts.providerOpts}
+	req := &model.Request{Messages: withoutEmptyToolMessages(messages), ToolChoice: choice, Settings: r.opts.settings, ProviderOptions: r.opts.providerOpts}
 	var po *partialObject
 	if r.st != nil {
 		req.ResponseFormat = r.st.responseFormat()
@@ -690,6 +744,22 @@ func (r *run) callModel(ctx context.Context, messages []model.Message, choice mo
 	}
 	res.assistant = model.Assistant(assistant...)
 	return res, nil
+}
+
+// withoutEmptyToolMessages returns msgs without the tool messages that
+// hold no result (providers refuse them); msgs itself when there are none.
+func withoutEmptyToolMessages(msgs []model.Message) []model.Message {
+	empty := func(m model.Message) bool { return m.Role == model.RoleTool && len(m.Content) == 0 }
+	if !slices.ContainsFunc(msgs, empty) {
+		return msgs
+	}
+	out := make([]model.Message, 0, len(msgs))
+	for _, m := range msgs {
+		if !empty(m) {
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 // see brings r.seen up to a step's messages. Steps only add messages

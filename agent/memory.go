@@ -4,10 +4,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/gomastra/mastra/model"
 	"github.com/gomastra/mastra/storage"
+	"github.com/gomastra/mastra/stream"
 	"github.com/gomastra/mastra/tools/transform"
 )
 
@@ -36,10 +38,11 @@ func (r *run) memoryWrites() bool {
 }
 
 // remember starts a run's memory: the thread is created if need be, its
-// last messages become the run's history, and the request's input is
+// last messages become the run's history, and the request's input (with
+// the messages it carried of an earlier response, see splitInput) is
 // saved before the model sees it, so that nothing the agent acknowledged
 // is lost.
-func (r *run) remember() error {
+func (r *run) remember(carried []model.Message) error {
 	if !r.memoryOn() {
 		return nil
 	}
@@ -74,11 +77,11 @@ func (r *run) remember() error {
 			r.history = append(r.history, msg)
 		}
 	}
-	if !r.memoryWrites() || len(r.user) == 0 {
+	if !r.memoryWrites() || len(r.user)+len(carried) == 0 {
 		return nil
 	}
 	var msgs []storage.Message
-	for _, m := range r.user {
+	for _, m := range append(slices.Clip(r.user), carried...) {
 		sm, err := r.stored(newID(), m, nil)
 		if err != nil {
 			return err
@@ -185,7 +188,7 @@ func (r *run) rememberSuspended() error {
 		e := waitingEntry{ToolCallID: c.ID, ToolName: c.Name, Args: decodedArgs(c.Args), RunID: r.opts.runID, ResumeSchema: c.ResumeSchema}
 		phase := transform.PhaseSuspend
 		if c.Status == callApproval {
-			e.Type, e.ResumeSchema, phase = "approval", "", transform.PhaseApproval
+			e.Type, e.ResumeSchema, phase = "approval", stream.ApprovalResumeSchema, transform.PhaseApproval
 		} else {
 			e.Type = "suspension"
 			if len(c.SuspendPayload) > 0 {

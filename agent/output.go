@@ -65,8 +65,9 @@ type Step struct {
 	Files       []model.GeneratedFile `json:"files"`
 	ToolCalls   []stream.Chunk        `json:"toolCalls"`
 	ToolResults []stream.Chunk        `json:"toolResults"`
-	// Content is the assistant's parts, then the tool results.
-	Content          []model.Part           `json:"content"`
+	// Content is the assistant's parts, then the tool results (empty for
+	// a step whose model call came after a resume, as Mastra's).
+	Content          stream.StepContent     `json:"content"`
 	Text             string                 `json:"text"`
 	ReasoningText    string                 `json:"reasoningText"`
 	Reasoning        []model.Part           `json:"reasoning"`

@@ -8,6 +8,7 @@ import (
 	"iter"
 	"strconv"
 
+	"github.com/gomastra/mastra/model"
 	"github.com/gomastra/mastra/storage"
 	"github.com/gomastra/mastra/stream"
 	"github.com/gomastra/mastra/tools"
@@ -99,13 +100,12 @@ func (a *Agent) resumeGenerate(ctx context.Context, runID string, req resumeRequ
 	return r.drain(ctx, func() { r.resumeLoop(in) })
 }
 
-// resumeLoop streams a resumed run.
+// resumeLoop streams a resumed run. Unlike a fresh run's, its stream has
+// no start chunk: as Mastra's, it begins with what the waiting call
+// produced (tool-result, tool-output-denied, ...).
 func (r *run) resumeLoop(in *resumeInput) {
 	span := r.startRunSpan()
 	defer span.End()
-	if !r.emit(stream.TypeStart, stream.FromAgent, stream.StartPayload{ID: r.agent.cfg.ID, MessageID: r.messageID}) {
-		return
-	}
 	r.runSteps(in)
 }
 
@@ -148,7 +148,10 @@ func (a *Agent) resumeRun(ctx context.Context, runID string, req resumeRequest, 
 	}
 	r.persister.version, r.persister.created = stored.Version, stored.CreatedAt
 	r.instructions, r.history, r.user, r.input, r.response = snap.Instructions, snap.History, snap.User, snap.Input, snap.Response
-	r.stepN, r.usage, r.pending = snap.Step, snap.Usage, snap.Pending
+	r.stepN, r.usage, r.pending = snap.Step, model.Usage(snap.Usage), snap.Pending
+	// From here on the run is a resumed one; the step that waited ends
+	// first, with the step-finish Mastra rebuilds from its snapshot.
+	r.resumed, r.resumedStep = true, r.pending != nil
 	r.messages = append(append(r.baseMessages(), r.input...), r.response...)
 	if err := r.resolveTools(); err != nil {
 		r.cancel()

@@ -21,17 +21,20 @@ type snapshot struct {
 	// The run's messages: context messages, memory history, the request's
 	// input (as reported, and as the model was given it), and what the
 	// run produced so far (assistant and tool messages of finished steps).
-	Context  []model.Message `json:"context,omitempty"`
-	History  []model.Message `json:"history,omitempty"`
-	User     []model.Message `json:"user"`
-	Input    []model.Message `json:"input"`
-	Response []model.Message `json:"response"`
+	Context  storedMessages `json:"context,omitempty"`
+	History  storedMessages `json:"history,omitempty"`
+	User     storedMessages `json:"user"`
+	Input    storedMessages `json:"input"`
+	Response storedMessages `json:"response"`
 	// Instructions is the run's system text (instructions override and
 	// structured-output additions included).
 	Instructions string `json:"instructions,omitempty"`
 	// Step is the number of finished steps; Usage their usage.
 	Step  int         `json:"step"`
-	Usage model.Usage `json:"usage"`
+	Usage storedUsage `json:"usage"`
+	// Resumed says the run has been resumed before: the steps it runs
+	// from then on are after a resume (see stepResult.afterResume).
+	Resumed bool `json:"resumed,omitempty"`
 	// Pending is the current step when its tool calls are being run or
 	// are suspended: the assistant message and each call's state.
 	Pending *pendingStep `json:"pending,omitempty"`
@@ -50,9 +53,79 @@ type pendingStep struct {
 	Text        string         `json:"text,omitempty"`
 	Reasoning   string         `json:"reasoning,omitempty"`
 	Reason      string         `json:"reason"`
-	Usage       model.Usage    `json:"usage"`
+	Usage       storedUsage    `json:"usage"`
 	Calls       []pendingCall  `json:"calls"`
 	Meta        *responseStamp `json:"meta,omitempty"`
+	// AfterResume says the step's model call came after a resume.
+	AfterResume bool `json:"afterResume,omitempty"`
+}
+
+// storedMessages are messages as a snapshot keeps them: the values of
+// their JSON tool results come back as the JSON text they were saved as,
+// so that their members keep the order the tool wrote them in (decoded
+// maps would sort them).
+type storedMessages []model.Message
+
+// UnmarshalJSON decodes messages, keeping JSON tool results' text.
+func (s *storedMessages) UnmarshalJSON(b []byte) error {
+	var msgs []model.Message
+	if err := json.Unmarshal(b, &msgs); err != nil {
+		return err
+	}
+	var raw []struct {
+		Content json.RawMessage `json:"content"`
+	}
+	if json.Unmarshal(b, &raw) == nil && len(raw) == len(msgs) {
+		for i := range msgs {
+			keepJSONOutputs(msgs[i].Content, raw[i].Content)
+		}
+	}
+	*s = msgs
+	return nil
+}
+
+// keepJSONOutputs gives the JSON tool results among parts, decoded from
+// the JSON array raw, their value's text from raw.
+func keepJSONOutputs(parts []model.Part, raw json.RawMessage) {
+	var rs []struct {
+		Output *struct {
+			Value json.RawMessage `json:"value"`
+		} `json:"output"`
+	}
+	if json.Unmarshal(raw, &rs) != nil || len(rs) != len(parts) {
+		return
+	}
+	for i, p := range parts {
+		if p.ToolResult == nil || rs[i].Output == nil || len(rs[i].Output.Value) == 0 {
+			continue
+		}
+		if o := &p.ToolResult.Output; o.Type == model.OutputJSON || o.Type == model.OutputErrorJSON {
+			o.Value = rs[i].Output.Value
+		}
+	}
+}
+
+// storedUsage is a model.Usage as a snapshot keeps it: its Raw record
+// comes back as the JSON text it was saved as, so that its members keep
+// the provider's order (a decoded map would sort them).
+type storedUsage model.Usage
+
+// UnmarshalJSON decodes a usage, keeping raw as json.RawMessage.
+func (u *storedUsage) UnmarshalJSON(b []byte) error {
+	type plain model.Usage
+	var w struct {
+		plain
+		Raw json.RawMessage `json:"raw"`
+	}
+	if err := json.Unmarshal(b, &w); err != nil {
+		return err
+	}
+	*u = storedUsage(w.plain)
+	u.Raw = nil
+	if len(w.Raw) > 0 && string(w.Raw) != "null" {
+		u.Raw = w.Raw
+	}
+	return nil
 }
 
 // responseStamp is a step's response metadata, kept for its Step record.

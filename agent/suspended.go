@@ -30,7 +30,9 @@ type SuspendedRun struct {
 	ToolCalls   []SuspendedToolCall `json:"toolCalls"`
 }
 
-// SuspendedToolCall is a waiting call of a suspended run.
+// SuspendedToolCall is a waiting call of a suspended run: a call waiting
+// for approval has its Args, a suspended one its SuspendPayload (Mastra's
+// shapes).
 type SuspendedToolCall struct {
 	ToolCallID       string          `json:"toolCallId"`
 	ToolName         string          `json:"toolName"`
@@ -75,9 +77,11 @@ func (a *Agent) listRuns(ctx context.Context, status string, f SuspendedRunsFilt
 		if snap.Pending != nil {
 			for _, c := range snap.Pending.Calls {
 				if c.waiting() || (status == storage.RunRunning && c.Status == callRunning) {
-					sr.ToolCalls = append(sr.ToolCalls, SuspendedToolCall{
-						ToolCallID: c.ID, ToolName: c.Name, Args: argsOrEmpty(c.Args), RequiresApproval: c.Status == callApproval, SuspendPayload: c.SuspendPayload,
-					})
+					tc := SuspendedToolCall{ToolCallID: c.ID, ToolName: c.Name, RequiresApproval: c.Status == callApproval, SuspendPayload: c.SuspendPayload}
+					if c.Status != callSuspended {
+						tc.Args = argsOrEmpty(c.Args)
+					}
+					sr.ToolCalls = append(sr.ToolCalls, tc)
 				}
 			}
 		}

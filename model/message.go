@@ -149,6 +149,16 @@ type wirePart struct {
 	ProviderOptions  ProviderOptions  `json:"providerOptions,omitempty"`
 }
 
+// wireToolResult is a tool-result part as Mastra writes it.
+type wireToolResult struct {
+	Type            string          `json:"type"`
+	ToolCallID      string          `json:"toolCallId"`
+	ToolName        string          `json:"toolName"`
+	Output          json.RawMessage `json:"output"`
+	ProviderOptions ProviderOptions `json:"providerOptions,omitempty"`
+	Input           json.RawMessage `json:"input,omitempty"`
+}
+
 // MarshalJSON encodes the AI SDK's part shape.
 func (p Part) MarshalJSON() ([]byte, error) {
 	w := wirePart{Type: p.Type, ProviderOptions: p.ProviderOptions}
@@ -180,11 +190,14 @@ func (p Part) MarshalJSON() ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		raw := json.RawMessage(out)
-		w.ToolCallID, w.ToolName, w.Output, w.Input = tr.ToolCallID, tr.ToolName, &raw, tr.Input
+		po := w.ProviderOptions
 		if tr.ProviderOptions != nil {
-			w.ProviderOptions = tr.ProviderOptions
+			po = tr.ProviderOptions
 		}
+		// Mastra's order: the output first, the call's input (which it
+		// adds to the results it reports) last.
+		return json.Marshal(wireToolResult{Type: p.Type, ToolCallID: tr.ToolCallID, ToolName: tr.ToolName,
+			Output: json.RawMessage(out), ProviderOptions: po, Input: tr.Input})
 	default:
 		return nil, fmt.Errorf("model: unknown message part type %q", p.Type)
 	}

@@ -13,11 +13,13 @@ import (
 // messages) into an agent's input: a string, or []model.Message.
 //
 // Array elements may be strings (user messages), AI SDK ModelMessages
-// ({role, content: string | parts}), or UI-style messages ({role, parts}
-// or {role, content: string}); tool-call parts may carry their input as
-// args (Mastra's v4 form), and tool-result parts their output as result
-// (wrapped as {type: "json"|"text", value}, as the AI SDK converts it).
-// Errors name the element ("messages.2").
+// ({role, content: string | parts}), UI messages ({role, parts}, AI SDK v4
+// or v5, whose tool parts become tool calls and results: see uiMessages)
+// or messages in Mastra's stored format ({role, content: {format: 2,
+// parts}}); tool-call parts may carry their input as args (Mastra's v4
+// form), and tool-result parts their output as result (wrapped as {type:
+// "json"|"text", value}, as the AI SDK converts it). Errors name the
+// element ("messages.2").
 func parseMessages(field string, raw json.RawMessage) (any, *issue) {
 	switch jsType(raw) {
 	case "string":
@@ -37,7 +39,9 @@ func parseMessages(field string, raw json.RawMessage) (any, *issue) {
 	return msgs, nil
 }
 
-// parseMessageList decodes an array of messages (see parseMessages).
+// parseMessageList decodes an array of messages (see parseMessages). A
+// UI message whose parts hold tool calls becomes several model messages
+// (see uiMessages).
 func parseMessageList(field string, raw json.RawMessage) ([]model.Message, *issue) {
 	var items []json.RawMessage
 	if err := json.Unmarshal(raw, &items); err != nil {
@@ -50,7 +54,7 @@ func parseMessageList(field string, raw json.RawMessage) ([]model.Message, *issu
 		if err != nil {
 			return nil, &issue{Field: path, Message: err.Error()}
 		}
-		msgs = append(msgs, m)
+		msgs = append(msgs, m...)
 	}
 	return msgs, nil
 }
@@ -60,28 +64,43 @@ type messageError string
 
 func (e messageError) Error() string { return string(e) }
 
-func parseMessage(raw json.RawMessage) (model.Message, error) {
+func parseMessage(raw json.RawMessage) ([]model.Message, error) {
 	switch jsType(raw) {
 	case "string":
 		var s string
 		if err := json.Unmarshal(raw, &s); err != nil {
-			return model.Message{}, err
+			return nil, err
 		}
-		return model.UserText(s), nil
+		return []model.Message{model.UserText(s)}, nil
 	case "object":
 	default:
-		return model.Message{}, messageError(expected("object", raw))
+		return nil, messageError(expected("object", raw))
 	}
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &m); err != nil {
-		return model.Message{}, err
+		return nil, err
+	}
+	// A UI message ({role, parts}, content being at most the text summary
+	// AI SDK v4 adds) or a message in Mastra's stored format ({role,
+	// content: {format: 2, parts}}) is read from its parts.
+	parts, isUI := m["parts"]
+	if jsType(m["content"]) == "array" || jsType(parts) != "array" {
+		isUI = false
+	}
+	if c := m["content"]; jsType(c) == "object" {
+		var stored struct {
+			Parts json.RawMessage `json:"parts"`
+		}
+		if json.Unmarshal(c, &stored) == nil && jsType(stored.Parts) == "array" {
+			parts, isUI = stored.Parts, true
+		}
+	}
+	if isUI {
+		// The role is checked as any message's (same errors).
+		m = map[string]json.RawMessage{"role": m["role"], "content": json.RawMessage(`""`)}
 	}
 	if _, ok := m["content"]; !ok {
-		if parts, ok := m["parts"]; ok {
-			m["content"] = uiParts(parts)
-		} else {
-			m["content"] = json.RawMessage(`""`)
-		}
+		m["content"] = json.RawMessage(`""`)
 	}
 	if jsType(m["content"]) == "array" {
 		m["content"] = normaliseParts(m["content"])
@@ -89,47 +108,143 @@ func parseMessage(raw json.RawMessage) (model.Message, error) {
 	delete(m, "parts")
 	b, err := json.Marshal(m)
 	if err != nil {
-		return model.Message{}, err
+		return nil, err
 	}
 	var msg model.Message
 	if err := json.Unmarshal(b, &msg); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
-			return model.Message{}, messageError(decodeIssue("", err).Message)
+			return nil, messageError(decodeIssue("", err).Message)
 		}
-		return model.Message{}, messageError(strings.TrimPrefix(err.Error(), "model: "))
+		return nil, messageError(strings.TrimPrefix(err.Error(), "model: "))
 	}
-	return msg, nil
+	if isUI {
+		return uiMessages(msg.Role, parts), nil
+	}
+	return []model.Message{msg}, nil
 }
 
-// uiParts keeps the parts of a UI message a model message can hold: text
-// (and reasoning, file) parts; other parts (step-start, tool UI parts,
-// data parts) are dropped.
-func uiParts(raw json.RawMessage) json.RawMessage {
-	var parts []map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &parts); err != nil {
-		return json.RawMessage(`""`)
+// uiPart is the union of the UI message parts uiMessages reads: text,
+// reasoning and file parts, AI SDK v4's tool-invocation, and AI SDK v5's
+// tool-<name> and dynamic-tool parts.
+type uiPart struct {
+	Type      string          `json:"type"`
+	Text      string          `json:"text"`
+	MediaType string          `json:"mediaType"`
+	URL       string          `json:"url"`
+	Filename  string          `json:"filename"`
+	ToolName  string          `json:"toolName"`
+	CallID    string          `json:"toolCallId"`
+	State     string          `json:"state"`
+	Input     json.RawMessage `json:"input"`
+	Output    json.RawMessage `json:"output"`
+	ErrorText string          `json:"errorText"`
+	// Invocation is AI SDK v4's tool-invocation part.
+	Invocation *struct {
+		State    string          `json:"state"`
+		CallID   string          `json:"toolCallId"`
+		ToolName string          `json:"toolName"`
+		Args     json.RawMessage `json:"args"`
+		Result   json.RawMessage `json:"result"`
+	} `json:"toolInvocation"`
+}
+
+// uiMessages turns a UI message's parts into model messages, as the AI
+// SDK's convertToModelMessages (which Mastra applies) does: text,
+// reasoning and file parts are kept; data, source and other display
+// parts are dropped. An assistant message's tool parts become tool calls,
+// and the results they hold (a v4 invocation in state "result", a v5 tool
+// part with its output or error) a tool message after it; its step-start
+// parts split it into one assistant message (and tool message) per step.
+// The message is kept, empty, when nothing of it remains.
+func uiMessages(role model.Role, raw json.RawMessage) []model.Message {
+	var parts []json.RawMessage
+	_ = json.Unmarshal(raw, &parts)
+	var out []model.Message
+	var content []model.Part
+	var results []model.ToolResultPart
+	flush := func() {
+		if len(content) > 0 {
+			out = append(out, model.Message{Role: role, Content: content})
+		}
+		if len(results) > 0 {
+			out = append(out, model.ToolMessage(results...))
+		}
+		content, results = nil, nil
 	}
-	keep := make([]map[string]json.RawMessage, 0, len(parts))
-	for _, p := range parts {
-		var typ string
-		_ = json.Unmarshal(p["type"], &typ)
-		switch typ {
-		case "text", "reasoning":
-			keep = append(keep, map[string]json.RawMessage{"type": p["type"], "text": p["text"]})
-		case "file":
-			f := map[string]json.RawMessage{"type": p["type"], "mediaType": p["mediaType"], "data": p["url"]}
-			if fn, ok := p["filename"]; ok {
-				f["filename"] = fn
+	call := func(id, name string, input json.RawMessage) {
+		if len(input) == 0 || jsType(input) == "null" {
+			input = json.RawMessage(`{}`)
+		}
+		content = append(content, model.ToolCall(id, name, input))
+	}
+	result := func(id, name string, input json.RawMessage, output model.ToolResultOutput) {
+		if jsType(input) == "null" {
+			input = nil
+		}
+		results = append(results, model.ToolResultPart{ToolCallID: id, ToolName: name, Output: output, Input: input})
+	}
+	for _, rp := range parts {
+		var p uiPart
+		if jsType(rp) != "object" || json.Unmarshal(rp, &p) != nil {
+			continue
+		}
+		tool := role == model.RoleAssistant
+		switch {
+		case p.Type == "text":
+			content = append(content, model.Text(p.Text))
+		case p.Type == "reasoning":
+			content = append(content, model.Reasoning(p.Text))
+		case p.Type == "file":
+			content = append(content, model.File(p.URL, p.MediaType, p.Filename))
+		case p.Type == "step-start" && tool:
+			flush()
+		case p.Type == "tool-invocation" && tool && p.Invocation != nil:
+			inv := p.Invocation
+			if inv.State == "partial-call" {
+				continue
 			}
-			keep = append(keep, f)
+			call(inv.CallID, inv.ToolName, inv.Args)
+			if inv.State == "result" {
+				result(inv.CallID, inv.ToolName, inv.Args, resultOutput(inv.Result))
+			}
+		case (strings.HasPrefix(p.Type, "tool-") || p.Type == "dynamic-tool") && tool:
+			name := p.ToolName
+			if p.Type != "dynamic-tool" {
+				name = strings.TrimPrefix(p.Type, "tool-")
+			}
+			if p.State == "input-streaming" {
+				continue
+			}
+			call(p.CallID, name, p.Input)
+			switch p.State {
+			case "output-available":
+				result(p.CallID, name, p.Input, resultOutput(p.Output))
+			case "output-error":
+				result(p.CallID, name, p.Input, model.ErrorTextOutput(p.ErrorText))
+			}
 		}
 	}
-	b, err := json.Marshal(keep)
-	if err != nil {
-		return json.RawMessage(`""`)
+	flush()
+	if len(out) == 0 {
+		out = append(out, model.Message{Role: role, Content: []model.Part{}})
 	}
-	return b
+	return out
+}
+
+// resultOutput is the model output of a tool's result value, as the AI
+// SDK makes it: {type: "text"} for a string, else {type: "json"}.
+func resultOutput(res json.RawMessage) model.ToolResultOutput {
+	if jsType(res) == "string" {
+		var s string
+		if json.Unmarshal(res, &s) == nil {
+			return model.TextOutput(s)
+		}
+	}
+	if len(res) == 0 {
+		res = json.RawMessage("null")
+	}
+	return model.JSONOutput(res)
 }
 
 // normaliseParts maps Mastra's older part spellings onto the AI SDK's:

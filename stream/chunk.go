@@ -106,13 +106,27 @@ func (c Chunk) MarshalJSON() ([]byte, error) {
 			Metadata map[string]any `json:"metadata,omitempty"`
 		}{c.From, c.RunID, c.Type, c.Object, c.Metadata})
 	}
+	payload := c.Payload
+	if p, ok := payload.(FinishPayload); ok && p.Resumed {
+		payload = resumedFinishPayload{p.MessageID, p.StepResult, p.Metadata, p.Output, p.ProcessorRetryCount, p.Messages}
+	}
+	if c.Type == TypeStepStart {
+		// Mastra's step-start is built {runId, from, type, payload}.
+		return marshal(struct {
+			RunID    string         `json:"runId"`
+			From     From           `json:"from"`
+			Type     string         `json:"type"`
+			Payload  any            `json:"payload,omitempty"`
+			Metadata map[string]any `json:"metadata,omitempty"`
+		}{c.RunID, c.From, c.Type, payload, c.Metadata})
+	}
 	return marshal(struct {
 		Type     string         `json:"type"`
 		RunID    string         `json:"runId"`
 		From     From           `json:"from"`
 		Payload  any            `json:"payload,omitempty"`
 		Metadata map[string]any `json:"metadata,omitempty"`
-	}{c.Type, c.RunID, c.From, c.Payload, c.Metadata})
+	}{c.Type, c.RunID, c.From, payload, c.Metadata})
 }
 
 // UnmarshalJSON decodes a chunk; the payload is decoded into this

@@ -1,6 +1,10 @@
 package stream
 
-import "github.com/gomastra/mastra/model"
+import (
+	"encoding/json"
+
+	"github.com/gomastra/mastra/model"
+)
 
 // FinishPayload is the payload of "step-finish" and of "finish", which
 // share Mastra's shape:
@@ -19,15 +23,36 @@ type FinishPayload struct {
 	Output              FinishOutput   `json:"output"`
 	Messages            *MessageGroups `json:"messages,omitempty"`
 	ProcessorRetryCount int            `json:"processorRetryCount"`
+
+	// Resumed marks the step-finish of the step a resume completed (the
+	// one whose tool call waited). Mastra rebuilds that payload from the
+	// suspended run's snapshot and adds the messages to it, so in the
+	// chunk they come after processorRetryCount; StepResult.MessageID is
+	// then set too.
+	Resumed bool `json:"-"`
+}
+
+// resumedFinishPayload is a Resumed FinishPayload in its chunk's member
+// order.
+type resumedFinishPayload struct {
+	MessageID           string         `json:"messageId,omitempty"`
+	StepResult          StepResult     `json:"stepResult"`
+	Metadata            StepMetadata   `json:"metadata"`
+	Output              FinishOutput   `json:"output"`
+	ProcessorRetryCount int            `json:"processorRetryCount"`
+	Messages            *MessageGroups `json:"messages,omitempty"`
 }
 
 // StepResult says why a step (or the run) ended and whether the loop goes
-// on. A Reason of "error" means the run failed.
+// on. A Reason of "error" means the run failed. MessageID is set in the
+// step-finish of a step a resume completed: the id of the message the
+// run goes on with (FinishPayload.Resumed).
 type StepResult struct {
 	Reason      model.FinishReason `json:"reason"`
 	RawReason   string             `json:"rawReason,omitempty"`
 	IsContinued bool               `json:"isContinued"`
 	Warnings    []model.Warning    `json:"warnings,omitempty"`
+	MessageID   string             `json:"messageId,omitempty"`
 }
 
 // StepMetadata describes the model response of a step. Request is
@@ -65,7 +90,7 @@ type FinishOutput struct {
 // content (the assistant's parts, then the tool results), usage, warnings
 // and response (the messages of the run so far).
 type StepRecord struct {
-	Content  []model.Part    `json:"content"`
+	Content  StepContent     `json:"content"`
 	Usage    model.Usage     `json:"usage"`
 	Warnings []model.Warning `json:"warnings"`
 	Request  any             `json:"request,omitempty"`
@@ -88,4 +113,36 @@ type MessageGroups struct {
 	All     []model.Message `json:"all"`
 	User    []model.Message `json:"user"`
 	NonUser []model.Message `json:"nonUser"`
+}
+
+// StepContent is a step's content: the assistant's parts, then the tool
+// results. It marshals as Mastra's step results list it, which is the
+// message parts' shape except for tool results: {type, input, output,
+// toolCallId, toolName}, without provider options.
+type StepContent []model.Part
+
+// MarshalJSON writes the parts in Mastra's step-content shape.
+func (c StepContent) MarshalJSON() ([]byte, error) {
+	if c == nil {
+		return []byte("[]"), nil
+	}
+	out := make([]any, len(c))
+	for i, p := range c {
+		if p.Type != model.MessageToolResult || p.ToolResult == nil {
+			out[i] = p
+			continue
+		}
+		tr := p.ToolResult
+		out[i] = stepToolResult{Type: p.Type, Input: tr.Input, Output: tr.Output, ToolCallID: tr.ToolCallID, ToolName: tr.ToolName}
+	}
+	return marshal(out)
+}
+
+// stepToolResult is a tool result as step content holds it.
+type stepToolResult struct {
+	Type       string                 `json:"type"`
+	Input      json.RawMessage        `json:"input,omitempty"`
+	Output     model.ToolResultOutput `json:"output"`
+	ToolCallID string                 `json:"toolCallId"`
+	ToolName   string                 `json:"toolName"`
 }

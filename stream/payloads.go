@@ -11,12 +11,36 @@ type StartPayload struct {
 }
 
 // StepStartPayload is the payload of "step-start". Request is redacted to
-// {} by servers.
+// {} by servers (Redact), which then send it last, as Mastra's redaction
+// re-adds it.
 type StepStartPayload struct {
 	Request   any    `json:"request"`
 	Warnings  []any  `json:"warnings"`
 	MessageID string `json:"messageId,omitempty"`
 	StartedAt int64  `json:"startedAt,omitempty"`
+
+	// redacted marks a payload Redact made: its request goes last.
+	redacted bool
+}
+
+// MarshalJSON writes {request, warnings, messageId, startedAt}, or
+// {warnings, messageId, startedAt, request} once redacted.
+func (p StepStartPayload) MarshalJSON() ([]byte, error) {
+	type plain struct {
+		Request   any    `json:"request"`
+		Warnings  []any  `json:"warnings"`
+		MessageID string `json:"messageId,omitempty"`
+		StartedAt int64  `json:"startedAt,omitempty"`
+	}
+	if !p.redacted {
+		return marshal(plain{p.Request, p.Warnings, p.MessageID, p.StartedAt})
+	}
+	return marshal(struct {
+		Warnings  []any  `json:"warnings"`
+		MessageID string `json:"messageId,omitempty"`
+		StartedAt int64  `json:"startedAt,omitempty"`
+		Request   any    `json:"request"`
+	}{p.Warnings, p.MessageID, p.StartedAt, p.Request})
 }
 
 // TextPayload is the payload of text-start, text-delta (Text) and the
@@ -124,8 +148,9 @@ type ToolCallApprovalPayload struct {
 }
 
 // ApprovalResumeSchema is the resume schema of approval chunks, as Mastra
-// serialises it.
-const ApprovalResumeSchema = `{"type":"object","properties":{"approved":{"type":"boolean"},"reason":{"type":"string"}},"required":["approved"]}`
+// serialises it: the draft-07 JSON Schema of its Zod schema {approved:
+// boolean, reason?: string}, descriptions included.
+const ApprovalResumeSchema = `{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"approved":{"type":"boolean","description":"Controls if the tool call is approved or not, should be true when approved and false when declined"},"reason":{"description":"Optional explanation for the decision, surfaced to the model when the tool call is declined","type":"string"}},"required":["approved"],"additionalProperties":false}`
 
 // ToolCallSuspendedPayload is the payload of "tool-call-suspended";
 // ResumeSchema is a JSON string, or absent.

@@ -2,13 +2,14 @@ package stream
 
 // Redact returns c as Mastra's server sends it (spec §4.9): the request a
 // step sent the model is not shown to clients, so step-start's request
-// becomes {} and step-finish and finish payloads lose metadata.request
-// and every step's request. Other chunks are returned as they are. The
-// chunk given is not modified.
+// becomes {} (and moves last, as Mastra's redaction re-adds it), and
+// step-finish and finish payloads lose metadata.request and every step's
+// request. Other chunks are returned as they are. The chunk given is not
+// modified.
 func Redact(c Chunk) Chunk {
 	switch p := c.Payload.(type) {
 	case StepStartPayload:
-		p.Request = map[string]any{}
+		p.Request, p.redacted = map[string]any{}, true
 		c.Payload = p
 	case FinishPayload:
 		p.Metadata.Request = nil

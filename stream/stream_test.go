@@ -57,7 +57,7 @@ func TestToolChunkShapes(t *testing.T) {
 		{Chunk{Type: TypeToolOutput, RunID: "r", From: FromUser, Payload: ToolOutputPayload{Output: map[string]int{"step": 1}, ToolCallID: "c1", ToolName: "t"}},
 			`{"type":"tool-output","runId":"r","from":"USER","payload":{"output":{"step":1},"toolCallId":"c1","toolName":"t"}}`},
 		{Chunk{Type: TypeToolCallApproval, RunID: "r", From: FromAgent, Payload: ToolCallApprovalPayload{ToolCallID: "c1", ToolName: "t", Args: json.RawMessage(`{}`), ResumeSchema: ApprovalResumeSchema}},
-			`{"type":"tool-call-approval","runId":"r","from":"AGENT","payload":{"toolCallId":"c1","toolName":"t","args":{},"resumeSchema":"{\"type\":\"object\",\"properties\":{\"approved\":{\"type\":\"boolean\"},\"reason\":{\"type\":\"string\"}},\"required\":[\"approved\"]}"}}`},
+			`{"type":"tool-call-approval","runId":"r","from":"AGENT","payload":{"toolCallId":"c1","toolName":"t","args":{},"resumeSchema":"{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"type\":\"object\",\"properties\":{\"approved\":{\"type\":\"boolean\",\"description\":\"Controls if the tool call is approved or not, should be true when approved and false when declined\"},\"reason\":{\"description\":\"Optional explanation for the decision, surfaced to the model when the tool call is declined\",\"type\":\"string\"}},\"required\":[\"approved\"],\"additionalProperties\":false}"}}`},
 		{Chunk{Type: "data-progress", Data: map[string]int{"pct": 50}, Transient: true, RunID: "ignored"},
 			`{"type":"data-progress","data":{"pct":50},"transient":true}`},
 	}

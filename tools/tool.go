@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync"
 	"unsafe"
 
 	"github.com/gomastra/mastra/internal/flatjson"
@@ -134,6 +135,8 @@ type Tool struct {
 	id, title, description string
 
 	input, output, suspend, resume, requestContext schema.Schema
+	// resumeJSON renders resume as Mastra sends it (SchemaJSON), once.
+	resumeJSON func() string
 
 	requireApproval  bool
 	needsApproval    func(ctx context.Context, input any, rc *RequestContext) (bool, error)
@@ -202,6 +205,10 @@ func Build[In, Out any](cfg Config[In, Out]) (*Tool, error) {
 		onInputStart:     cfg.OnInputStart,
 		onInputDelta:     cfg.OnInputDelta,
 	}
+	t.resumeJSON = sync.OnceValue(func() string {
+		text, _ := SchemaJSON(t.resume)
+		return text
+	})
 	if t.outputValidation == "" {
 		t.outputValidation = OutputStrict
 	}

@@ -301,10 +301,14 @@ func (g *gatedModel) Stream(ctx context.Context, req *model.Request) iter.Seq2[m
 
 // describeResult is the model's answer once a tool has answered.
 func describeResult(r *model.ToolResultPart) string {
-	switch r.Output.Type {
-	case "execution-denied":
+	switch {
+	case r.Output.Type == "execution-denied",
+		// A declined call reaches the model as Mastra tells it: the
+		// decline's reason as the call's text result (the weather tool's
+		// own results are JSON).
+		r.Output.Type == "text" && r.ToolName == "weather":
 		return "The " + r.ToolName + " call was declined."
-	case "error-text", "error-json":
+	case r.Output.Type == "error-text", r.Output.Type == "error-json":
 		return "The " + r.ToolName + " call failed."
 	}
 	b, _ := json.Marshal(r.Output.Value)

@@ -1,0 +1,269 @@
+package tools
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"sort"
+
+	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/gomastra/mastra/internal/jsjson"
+	"github.com/gomastra/mastra/schema"
+	"github.com/gomastra/mastra/schema/compat"
+)
+
+// SchemaJSON renders s as the JSON text Mastra sends for a tool's schema in
+// its chunks and stored metadata (the resumeSchema of tool-call-suspended,
+// for one): JSON.stringify(standardSchemaToJSONSchema(toStandardSchema(s)))
+// with its default draft-07 target. That is:
+//
+//   - the draft-07 form of s (compat.Draft07: $defs become definitions,
+//     and so on), "$schema": "http://json-schema.org/draft-07/schema#"
+//     first;
+//   - every object schema with properties but no additionalProperties
+//     gets additionalProperties: false (Mastra's JSON Schema override);
+//   - each node's keywords in the order Zod writes them: the type, its
+//     type's keywords, properties, required, additionalProperties, then
+//     metadata (description, ...) and definitions.
+//
+// That is exactly Mastra's text for a Zod schema, which is what a schema
+// inferred from a Go type stands for. For a schema given as JSON Schema,
+// Mastra keeps the author's keyword order and appends "$schema"; a
+// schema.Schema does not remember its keywords' order, so it is written
+// in Zod's too (same keys and values, properties in their order).
+//
+// A nil s, or one without a JSON Schema, gives "".
+func SchemaJSON(s schema.Schema) (string, error) {
+	if s == nil {
+		return "", nil
+	}
+	js := s.JSONSchema()
+	if js == nil {
+		return "", nil
+	}
+	d := compat.Draft07(js)
+	closeObjects(d, map[*jsonschema.Schema]bool{})
+	raw, err := compat.Marshal(d)
+	if err != nil {
+		return "", err
+	}
+	root, err := parseOrdered(raw)
+	if err != nil {
+		return "", err
+	}
+	zodOrder(root)
+	// JSON.stringify's spelling: strings escape no HTML characters,
+	// numbers print as JavaScript prints them.
+	return jsjson.Stringify(root.appendTo(nil), "")
+}
+
+// ResumeSchemaJSON is SchemaJSON of the tool's resume schema, computed
+// once; "" when the tool has none (or it cannot be rendered).
+func (t *Tool) ResumeSchemaJSON() string {
+	if t.resumeJSON == nil {
+		text, _ := SchemaJSON(t.resume)
+		return text
+	}
+	return t.resumeJSON()
+}
+
+// closeObjects applies Mastra's override to every node of s: an object
+// schema ("type": "object") with properties and no additionalProperties
+// gets additionalProperties: false. s is a fresh copy (compat.Draft07's),
+// which is modified in place.
+func closeObjects(s *jsonschema.Schema, seen map[*jsonschema.Schema]bool) {
+	if s == nil || seen[s] {
+		return
+	}
+	seen[s] = true
+	if s.Type == "object" && s.Properties != nil && s.AdditionalProperties == nil {
+		s.AdditionalProperties = &jsonschema.Schema{Not: &jsonschema.Schema{}}
+	}
+	for _, m := range []map[string]*jsonschema.Schema{s.Defs, s.Definitions, s.Properties, s.PatternProperties, s.DependencySchemas, s.DependentSchemas} {
+		for _, sub := range m {
+			closeObjects(sub, seen)
+		}
+	}
+	for _, l := range [][]*jsonschema.Schema{s.AllOf, s.AnyOf, s.OneOf, s.PrefixItems, s.ItemsArray} {
+		for _, sub := range l {
+			closeObjects(sub, seen)
+		}
+	}
+	for _, sub := range []*jsonschema.Schema{s.Items, s.AdditionalItems, s.AdditionalProperties, s.Contains, s.UnevaluatedItems,
+		s.PropertyNames, s.UnevaluatedProperties, s.Not, s.If, s.Then, s.Else, s.ContentSchema} {
+		closeObjects(sub, seen)
+	}
+}
+
+// zodKeyOrder ranks the keywords of one schema node as Zod 4's
+// toJSONSchema writes them: structural keywords in this order, keywords it
+// does not know after them, then metadata and definitions.
+var zodKeyOrder = func() map[string]int {
+	keys := []string{
+		"$schema", "$id", "$ref", "$comment", "type", "const", "enum",
+		"minLength", "maxLength", "format", "contentEncoding", "contentMediaType", "pattern",
+		"minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum", "multipleOf",
+		"minItems", "maxItems", "uniqueItems", "prefixItems", "items", "additionalItems",
+		"contains", "minContains", "maxContains",
+		"properties", "required", "additionalProperties", "patternProperties", "propertyNames",
+		"minProperties", "maxProperties", "dependencies", "dependentRequired", "dependentSchemas",
+		"anyOf", "oneOf", "allOf", "not", "if", "then", "else",
+	}
+	m := make(map[string]int, len(keys)+10)
+	for i, k := range keys {
+		m[k] = i
+	}
+	unknown := len(keys)
+	for i, k := range []string{"default", "title", "description", "examples", "deprecated", "readOnly", "writeOnly", "$defs", "definitions"} {
+		m[k] = unknown + 1 + i
+	}
+	m[""] = unknown
+	return m
+}()
+
+func zodRank(k string) int {
+	if r, ok := zodKeyOrder[k]; ok {
+		return r
+	}
+	return zodKeyOrder[""]
+}
+
+// Keywords whose value holds schemas: an object of them, a list of them,
+// or one.
+var (
+	schemaMaps  = map[string]bool{"properties": true, "patternProperties": true, "$defs": true, "definitions": true, "dependentSchemas": true, "dependencies": true}
+	schemaLists = map[string]bool{"anyOf": true, "oneOf": true, "allOf": true, "prefixItems": true, "items": true}
+	schemaOne   = map[string]bool{"items": true, "additionalProperties": true, "additionalItems": true, "contains": true,
+		"propertyNames": true, "not": true, "if": true, "then": true, "else": true, "unevaluatedItems": true, "unevaluatedProperties": true}
+)
+
+// zodOrder puts the keywords of n and of every schema below it in Zod's
+// order (member order of property maps is kept).
+func zodOrder(n *orderedJSON) {
+	if n == nil || n.kind != '{' {
+		return
+	}
+	idx := make([]int, len(n.keys))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return zodRank(n.keys[idx[a]]) < zodRank(n.keys[idx[b]]) })
+	keys := make([]string, len(idx))
+	vals := make([]*orderedJSON, len(idx))
+	for i, j := range idx {
+		keys[i], vals[i] = n.keys[j], n.vals[j]
+	}
+	n.keys, n.vals = keys, vals
+	for i, k := range n.keys {
+		v := n.vals[i]
+		switch {
+		case schemaMaps[k] && v.kind == '{':
+			for _, sub := range v.vals {
+				zodOrder(sub)
+			}
+		case schemaLists[k] && v.kind == '[':
+			for _, sub := range v.elems {
+				zodOrder(sub)
+			}
+		case schemaOne[k]:
+			zodOrder(v)
+		}
+	}
+}
+
+// orderedJSON is a JSON value that keeps its objects' member order.
+type orderedJSON struct {
+	kind  byte // '{', '[' or 0 for a scalar (raw)
+	raw   json.RawMessage
+	keys  []string
+	vals  []*orderedJSON
+	elems []*orderedJSON
+}
+
+func parseOrdered(b []byte) (*orderedJSON, error) {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	n, err := readOrdered(dec)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, errors.New("tools: trailing data after a JSON value")
+	}
+	return n, nil
+}
+
+func readOrdered(dec *json.Decoder) (*orderedJSON, error) {
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, err
+	}
+	switch t := tok.(type) {
+	case json.Delim:
+		switch t {
+		case '{':
+			n := &orderedJSON{kind: '{'}
+			for dec.More() {
+				kt, err := dec.Token()
+				if err != nil {
+					return nil, err
+				}
+				k, _ := kt.(string)
+				v, err := readOrdered(dec)
+				if err != nil {
+					return nil, err
+				}
+				n.keys, n.vals = append(n.keys, k), append(n.vals, v)
+			}
+			_, err := dec.Token()
+			return n, err
+		case '[':
+			n := &orderedJSON{kind: '['}
+			for dec.More() {
+				v, err := readOrdered(dec)
+				if err != nil {
+					return nil, err
+				}
+				n.elems = append(n.elems, v)
+			}
+			_, err := dec.Token()
+			return n, err
+		}
+		return nil, errors.New("tools: unexpected JSON delimiter")
+	default:
+		raw, err := json.Marshal(t)
+		if err != nil {
+			return nil, err
+		}
+		return &orderedJSON{raw: raw}, nil
+	}
+}
+
+func (n *orderedJSON) appendTo(b []byte) []byte {
+	switch n.kind {
+	case '{':
+		b = append(b, '{')
+		for i, k := range n.keys {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			kb, _ := json.Marshal(k)
+			b = append(b, kb...)
+			b = append(b, ':')
+			b = n.vals[i].appendTo(b)
+		}
+		return append(b, '}')
+	case '[':
+		b = append(b, '[')
+		for i, e := range n.elems {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = e.appendTo(b)
+		}
+		return append(b, ']')
+	}
+	return append(b, n.raw...)
+}
