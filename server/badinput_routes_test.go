@@ -62,9 +62,10 @@ var approvalWrong = []wrongInput{
 }
 
 // workflowStartWrong are wrong bodies of a start route. Input the
-// workflow's schema refuses is a 400 where the run is awaited
-// (start-async, stream); start, as Mastra's, starts only a run
-// create-run made (404 for the fresh ids here, once the body is valid).
+// workflow's schema refuses (a missing inputData too: Mastra checks
+// undefined against it) is a 400 where the run is awaited (start-async,
+// stream); start, as Mastra's, starts only a run create-run made (404
+// for the fresh ids here, once the body is valid).
 func workflowStartWrong(route string) []wrongInput {
 	badInput := 400
 	if route == "start" {
@@ -131,10 +132,18 @@ var postInputs = map[string]routeInputs{
 		{"resourceId a number", "", `{"resourceId":5}`, 400},
 		{"runId an array", "", `{"runId":[]}`, 400},
 	}},
-	"/workflows/{workflowId}/start-async":   {query: "?runId=w-{n}", valid: `{"inputData":{"n":1}}`, emptyCode: 200, wrong: workflowStartWrong("start-async")},
-	"/workflows/{workflowId}/start":         {query: "?runId=w-{n}", valid: `{"inputData":{"n":1}}`, emptyCode: 404, wrong: workflowStartWrong("start")},
-	"/workflows/{workflowId}/stream":        {query: "?runId=w-{n}", valid: `{"inputData":{"n":1}}`, emptyCode: 200, wrong: workflowStartWrong("stream")},
+	// An empty body has no inputData, which approve-wf's input schema
+	// ({n}, its first step's) refuses: Mastra's 400 "Invalid input data:
+	// \n- : Invalid input: expected object, received undefined".
+	"/workflows/{workflowId}/start-async": {query: "?runId=w-{n}", valid: `{"inputData":{"n":1}}`, emptyCode: 400, wrong: workflowStartWrong("start-async")},
+	"/workflows/{workflowId}/start":       {query: "?runId=w-{n}", valid: `{"inputData":{"n":1}}`, emptyCode: 404, wrong: workflowStartWrong("start")},
+	"/workflows/{workflowId}/stream": {query: "?runId=w-{n}", valid: `{"inputData":{"n":1}}`, emptyCode: 400, wrong: append(workflowStartWrong("stream"),
+		wrongInput{"no runId (Mastra requires it)", "?", `{"inputData":{"n":1}}`, 400})},
 	"/workflows/{workflowId}/resume-async":  {query: "?runId=r-unknown", valid: `{"resumeData":{"ok":true}}`, emptyCode: 404, wrong: workflowResumeWrong},
 	"/workflows/{workflowId}/resume":        {query: "?runId=r-unknown", valid: `{"resumeData":{"ok":true}}`, emptyCode: 404, wrong: workflowResumeWrong},
 	"/workflows/{workflowId}/resume-stream": {query: "?runId=r-unknown", valid: `{"resumeData":{"ok":true}}`, emptyCode: 404, wrong: workflowResumeWrong},
+	// cancel reads no body (one sent must still be a JSON object).
+	"/workflows/{workflowId}/runs/{runId}/cancel": {valid: `{}`, emptyCode: 404, wrong: []wrongInput{
+		{"unknown run", "", `{"runId":"w-started"}`, 404},
+	}},
 }

@@ -8,6 +8,8 @@ import (
 	"runtime"
 	"slices"
 	"sort"
+	"strconv"
+	"strings"
 	"sync"
 	"weak"
 
@@ -18,8 +20,12 @@ import (
 	"github.com/gomastra/mastra/workflows"
 )
 
-// draft202012 is the $schema Mastra's serialized tool schemas carry.
-const draft202012 = "https://json-schema.org/draft/2020-12/schema"
+// draft202012 is the $schema Mastra's serialized tool schemas carry;
+// draft07 the one of its workflow info's schemas.
+const (
+	draft202012 = "https://json-schema.org/draft/2020-12/schema"
+	draft07     = "http://json-schema.org/draft-07/schema#"
+)
 
 // schemaKeyOrder is the order in which Zod 4's toJSONSchema writes the
 // keywords of one schema node (the type first, then its type's keywords,
@@ -102,12 +108,15 @@ func reorderSchema(s *ordered) {
 	}
 }
 
-// schemaJSON renders s as the JSON Schema (draft 2020-12) Mastra's
-// server shows for a Zod schema: "$schema" first, keywords in Zod's order.
-func schemaJSON(s schema.Schema) ([]byte, error) {
+// schemaJSONAs renders s as the JSON Schema Mastra's server shows for a
+// Zod schema: "$schema" first, keywords in Zod's order, in the given
+// draft: draft202012 (a tool's schemas), or draft07, the draft Mastra's
+// workflow info writes its schemas in (its $defs are then definitions,
+// and a tuple's prefixItems an items array).
+func schemaJSONAs(s schema.Schema, draft string) ([]byte, error) {
 	js := s.JSONSchema()
 	if js == nil {
-		return []byte(`{"$schema":"` + draft202012 + `"}`), nil
+		return []byte(`{"$schema":"` + draft + `"}`), nil
 	}
 	raw, err := compat.Marshal(js)
 	if err != nil {
@@ -122,24 +131,71 @@ func schemaJSON(s schema.Schema) ([]byte, error) {
 	}
 	if o.get("$schema") == nil {
 		o.keys = append([]string{"$schema"}, o.keys...)
-		o.vals = append([]*ordered{{kind: 's', raw: appendJSString(nil, draft202012)}}, o.vals...)
+		o.vals = append([]*ordered{{kind: 's', raw: appendJSString(nil, draft)}}, o.vals...)
+	}
+	if draft == draft07 {
+		toDraft07(o)
 	}
 	reorderSchema(o)
 	return o.appendTo(nil), nil
 }
 
-// superjsonSchema is the superjson string of s's JSON Schema:
-// "{\"json\":{...}}", as a JSON string value.
-func superjsonSchema(s schema.Schema) ([]byte, error) {
-	js, err := schemaJSON(s)
+// toDraft07 rewrites a draft 2020-12 schema's keywords that draft-07
+// spells otherwise: $defs (and the references into them) become
+// definitions; prefixItems becomes an items array, the items beside it
+// additionalItems. It walks subschemas only (a property named $defs
+// stays).
+func toDraft07(s *ordered) {
+	if s == nil || s.kind != 'o' {
+		return
+	}
+	tuple := s.get("prefixItems") != nil
+	for i, k := range s.keys {
+		v := s.vals[i]
+		switch {
+		case subschemaMaps[k] && v.kind == 'o':
+			for _, sub := range v.vals {
+				toDraft07(sub)
+			}
+		case subschemaLists[k] && v.kind == 'a':
+			for _, sub := range v.arr {
+				toDraft07(sub)
+			}
+		case subschemaOne[k]:
+			toDraft07(v)
+		}
+		switch {
+		case k == "$defs":
+			s.keys[i] = "definitions"
+		case k == "$ref" && v.kind == 's':
+			if ref, err := strconv.Unquote(string(v.raw)); err == nil && strings.HasPrefix(ref, "#/$defs/") {
+				v.raw = appendJSString(nil, "#/definitions/"+strings.TrimPrefix(ref, "#/$defs/"))
+			}
+		case k == "items" && tuple:
+			s.keys[i] = "additionalItems"
+		case k == "prefixItems":
+			s.keys[i] = "items"
+		}
+	}
+}
+
+// superjsonSchemaAs is the superjson string of s's JSON Schema in the
+// given draft: "{\"json\":{...}}", as a JSON string value.
+func superjsonSchemaAs(s schema.Schema, draft string) ([]byte, error) {
+	js, err := schemaJSONAs(s, draft)
 	if err != nil {
 		return nil, err
 	}
+	return superjsonOf(js), nil
+}
+
+// superjsonOf is the superjson string of a JSON text.
+func superjsonOf(js []byte) []byte {
 	text := make([]byte, 0, len(js)+9)
 	text = append(text, `{"json":`...)
 	text = append(text, js...)
 	text = append(text, '}')
-	return appendJSString(nil, string(text)), nil
+	return appendJSString(nil, string(text))
 }
 
 // namedSchema is a schema and the key it is shown under.
@@ -149,13 +205,16 @@ type namedSchema struct {
 }
 
 // addSchemas adds each schema that is set to o, in order, as its superjson
-// string (see superjsonSchema).
-func addSchemas(o *object, schemas []namedSchema) error {
+// string in draft 2020-12 (see superjsonSchemaAs).
+func addSchemas(o *object, schemas []namedSchema) error { return addSchemasAs(o, schemas, draft202012) }
+
+// addSchemasAs is addSchemas in the given draft.
+func addSchemasAs(o *object, schemas []namedSchema, draft string) error {
 	for _, f := range schemas {
 		if f.s == nil {
 			continue
 		}
-		b, err := superjsonSchema(f.s)
+		b, err := superjsonSchemaAs(f.s, draft)
 		if err != nil {
 			return err
 		}
@@ -329,41 +388,86 @@ func inputProcessorsJSON(a *agent.Agent) []byte {
 	return append(append([]byte{'['}, newObject().str("id", id).str("name", id).bytes()...), ']')
 }
 
-// stepInfo is one entry of a workflow's steps / allSteps.
-func stepInfo(s *workflows.Step) ([]byte, error) {
+// Mastra's workflow info writes its schemas in draft-07 (see
+// schemaJSONAs); a mapping's pseudo-step takes anything (z.any()), a
+// sleep's the empty object (z.object({})).
+var (
+	anyStepSchema   = superjsonOf([]byte(`{"$schema":"` + draft07 + `"}`))
+	emptyStepSchema = superjsonOf([]byte(`{"$schema":"` + draft07 + `","type":"object","properties":{},"additionalProperties":false}`))
+)
+
+// stepInfo is one entry of a workflow's steps (all false) or allSteps
+// (all true), in Mastra's key order: id, description?, inputSchema,
+// outputSchema, resumeSchema?, suspendSchema?, stateSchema?, then in
+// allSteps isWorkflow, then component ("WORKFLOW" for a nested
+// workflow).
+func stepInfo(s *workflows.Step, all bool) ([]byte, error) {
 	o := newObject()
 	o.str("id", s.ID())
 	if s.Description() != "" {
 		o.str("description", s.Description())
 	}
-	if err := addSchemas(o, []namedSchema{{"stateSchema", s.StateSchema()}, {"inputSchema", s.InputSchema()}, {"outputSchema", s.OutputSchema()},
-		{"resumeSchema", s.ResumeSchema()}, {"suspendSchema", s.SuspendSchema()}}); err != nil {
+	if err := addSchemasAs(o, []namedSchema{{"inputSchema", s.InputSchema()}, {"outputSchema", s.OutputSchema()},
+		{"resumeSchema", s.ResumeSchema()}, {"suspendSchema", s.SuspendSchema()}, {"stateSchema", s.StateSchema()}}, draft07); err != nil {
 		return nil, err
 	}
+	if all {
+		o.boolean("isWorkflow", s.Nested() != nil)
+	}
 	if s.Nested() != nil {
-		o.boolean("isWorkflow", true)
+		o.str("component", "WORKFLOW")
 	}
 	return o.bytes(), nil
 }
 
-// workflowSteps collects a workflow's steps (top level) and all steps
-// (nested workflows' steps too, keyed "<outer>.<inner>"), in graph order.
+// pseudoStepInfo is the entry of a mapping's or a sleep's step.
+func pseudoStepInfo(id string, schema []byte, all bool) []byte {
+	o := newObject().str("id", id).raw("inputSchema", schema).raw("outputSchema", schema)
+	if all {
+		o.boolean("isWorkflow", false)
+	}
+	return o.bytes()
+}
+
+// workflowSteps collects a workflow's steps (top level, Mastra's
+// workflow.steps: its steps, mappings and sleeps) and all steps (nested
+// workflows' steps too, keyed "<outer>.<inner>"), in graph order.
 func workflowSteps(w *workflows.Workflow, prefix string, top *object, all *object, seen map[string]bool) error {
+	add := func(id string, topEntry, allEntry []byte) {
+		if top != nil {
+			top.raw(id, topEntry)
+		}
+		all.raw(prefix+id, allEntry)
+	}
 	for _, n := range w.Graph() {
+		switch n.Kind {
+		case "mapping", "sleep":
+			if seen[prefix+n.ID] {
+				continue
+			}
+			seen[prefix+n.ID] = true
+			schema := anyStepSchema
+			if n.Kind == "sleep" {
+				schema = emptyStepSchema
+			}
+			add(n.ID, pseudoStepInfo(n.ID, schema, false), pseudoStepInfo(n.ID, schema, true))
+			continue
+		}
 		for _, s := range n.Steps {
 			key := prefix + s.ID()
 			if seen[key] {
 				continue
 			}
 			seen[key] = true
-			b, err := stepInfo(s)
+			topEntry, err := stepInfo(s, false)
 			if err != nil {
 				return err
 			}
-			if top != nil {
-				top.raw(s.ID(), b)
+			allEntry, err := stepInfo(s, true)
+			if err != nil {
+				return err
 			}
-			all.raw(key, b)
+			add(s.ID(), topEntry, allEntry)
 			if nested := s.Nested(); nested != nil {
 				if err := workflowSteps(nested, key+".", nil, all, seen); err != nil {
 					return err
@@ -374,89 +478,16 @@ func workflowSteps(w *workflows.Workflow, prefix string, top *object, all *objec
 	return nil
 }
 
-// stepGraph is Mastra's serialized step graph of w.
-func stepGraph(w *workflows.Workflow) ([]byte, error) {
-	stepJSON := func(s *workflows.Step) ([]byte, error) {
-		o := newObject()
-		o.str("id", s.ID())
-		if s.Description() != "" {
-			o.str("description", s.Description())
-		}
-		if nested := s.Nested(); nested != nil {
-			o.str("component", "WORKFLOW")
-			g, err := stepGraph(nested)
-			if err != nil {
-				return nil, err
-			}
-			o.raw("serializedStepFlow", g)
-		}
-		return o.bytes(), nil
-	}
-	entry := func(s *workflows.Step) ([]byte, error) {
-		sj, err := stepJSON(s)
-		if err != nil {
-			return nil, err
-		}
-		return newObject().str("type", "step").raw("step", sj).bytes(), nil
-	}
-	out := []byte{'['}
-	for i, n := range w.Graph() {
-		if i > 0 {
-			out = append(out, ',')
-		}
-		o := newObject().str("type", n.Kind)
-		switch n.Kind {
-		case "step", "loop", "foreach":
-			if len(n.Steps) > 0 {
-				sj, err := stepJSON(n.Steps[0])
-				if err != nil {
-					return nil, err
-				}
-				o.raw("step", sj)
-			}
-			if n.Kind == "loop" {
-				o.str("loopType", n.LoopType)
-			}
-			if n.Kind == "foreach" {
-				o.raw("opts", newObject().raw("concurrency", []byte(jsonInt(n.Concurrency))).bytes())
-			}
-		case "parallel", "conditional":
-			list := []byte{'['}
-			for j, s := range n.Steps {
-				if j > 0 {
-					list = append(list, ',')
-				}
-				e, err := entry(s)
-				if err != nil {
-					return nil, err
-				}
-				list = append(list, e...)
-			}
-			o.raw("steps", append(list, ']'))
-		case "sleep":
-			o.str("id", n.ID)
-			o.raw("duration", []byte(jsonInt(int(n.Duration.Milliseconds()))))
-		case "mapping":
-			o = newObject().str("type", "step").raw("step", newObject().str("id", n.ID).bytes())
-		}
-		out = append(out, o.bytes()...)
-	}
-	return append(out, ']'), nil
-}
+// workflowOptions are Mastra's default workflow options as its info
+// shows them (the options that are not functions).
+const workflowOptions = `{"validateInputs":true,"emitStepEvents":true}`
 
-func jsonInt(n int) string {
-	b, _ := json.Marshal(n)
-	return string(b)
-}
-
-// workflowInfo is the JSON of GET /workflows/:workflowId.
+// workflowInfo is the JSON of GET /workflows/:workflowId, in Mastra's key
+// order: name, description?, origin, steps, allSteps, stepGraph,
+// inputSchema, outputSchema, stateSchema?, options, isProcessorWorkflow.
 func workflowInfo(w *workflows.Workflow) ([]byte, error) {
 	steps, all := newObject(), newObject()
 	if err := workflowSteps(w, "", steps, all, map[string]bool{}); err != nil {
-		return nil, err
-	}
-	graph, err := stepGraph(w)
-	if err != nil {
 		return nil, err
 	}
 	o := newObject()
@@ -464,13 +495,55 @@ func workflowInfo(w *workflows.Workflow) ([]byte, error) {
 	if w.Description() != "" {
 		o.str("description", w.Description())
 	}
+	o.str("origin", "code")
 	o.raw("steps", steps.bytes())
 	o.raw("allSteps", all.bytes())
-	o.raw("stepGraph", graph)
-	if err := addSchemas(o, []namedSchema{{"inputSchema", w.InputSchema()}, {"outputSchema", w.OutputSchema()},
-		{"stateSchema", w.StateSchema()}}); err != nil {
+	o.raw("stepGraph", w.SerializedStepGraph())
+	if err := addSchemasAs(o, []namedSchema{{"inputSchema", w.InputSchema()}, {"outputSchema", w.OutputSchema()},
+		{"stateSchema", w.StateSchema()}}, draft07); err != nil {
 		return nil, err
 	}
-	o.raw("options", []byte("{}"))
+	o.raw("options", []byte(workflowOptions))
+	o.boolean("isProcessorWorkflow", false)
 	return o.bytes(), nil
+}
+
+// partialWorkflowInfo is a workflow's info with ?partial=true: name,
+// description?, stepCount, stepGraph, options, empty steps and allSteps,
+// origin (Mastra's partial info, without schemas).
+func partialWorkflowInfo(w *workflows.Workflow) []byte {
+	count := 0
+	seen := map[string]bool{}
+	for _, n := range w.Graph() {
+		ids := []string{n.ID}
+		if n.Kind != "mapping" && n.Kind != "sleep" {
+			ids = ids[:0]
+			for _, s := range n.Steps {
+				ids = append(ids, s.ID())
+			}
+		}
+		for _, id := range ids {
+			if !seen[id] {
+				seen[id] = true
+				count++
+			}
+		}
+	}
+	o := newObject()
+	o.str("name", w.ID())
+	if w.Description() != "" {
+		o.str("description", w.Description())
+	}
+	o.raw("stepCount", []byte(jsonInt(count)))
+	o.raw("stepGraph", w.SerializedStepGraph())
+	o.raw("options", []byte(workflowOptions))
+	o.raw("steps", []byte("{}"))
+	o.raw("allSteps", []byte("{}"))
+	o.str("origin", "code")
+	return o.bytes()
+}
+
+func jsonInt(n int) string {
+	b, _ := json.Marshal(n)
+	return string(b)
 }

@@ -4,9 +4,11 @@ import (
 	"context"
 	"crypto/subtle"
 	"errors"
+	"html"
 	"log/slog"
 	"net/http"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -43,11 +45,12 @@ type Options struct {
 	// later start-async with its id simply makes a new run with that id).
 	MaxPendingRuns int
 	// MaxFinishedRuns bounds the workflow runs this server started or
-	// resumed whose status and result GET .../runs/:runId answers from
-	// memory (default 1000, oldest forgotten first): a workflow deletes a
-	// run's snapshot once it ends, so these records are the only trace
-	// of a finished run. Runs the server does not remember are looked up
-	// in the workflow's storage (suspended and running runs only).
+	// resumed that the run routes (GET .../runs, GET .../runs/:runId,
+	// cancel, resume) answer for from memory (default 1000, oldest
+	// forgotten first): a workflow deletes a run's snapshot once it ends
+	// (Mastra keeps it), so these records are the only trace of a
+	// finished run. Runs the server does not remember are looked up in
+	// the workflow's storage (suspended and running runs only).
 	MaxFinishedRuns int
 	// Routes are the app's own routes (Mastra's server.apiRoutes, such as
 	// the AI SDK chat route of package aisdk), served beside the API at
@@ -161,7 +164,9 @@ func (s *Server) routeTable() []route {
 		{"POST", "/workflows/{workflowId}/resume-async", s.resumeAsync},
 		{"POST", "/workflows/{workflowId}/resume", s.resumeNoWait},
 		{"POST", "/workflows/{workflowId}/resume-stream", s.resumeStreamWorkflow},
+		{"GET", "/workflows/{workflowId}/runs", s.listWorkflowRuns},
 		{"GET", "/workflows/{workflowId}/runs/{runId}", s.getWorkflowRun},
+		{"POST", "/workflows/{workflowId}/runs/{runId}/cancel", s.cancelWorkflowRun},
 
 		{"GET", "/system/api-schema", s.apiSchema},
 	}
@@ -244,6 +249,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.opts.Studio.ServeHTTP(rw, r)
 		return
 	}
+	if s.servesWelcome(r) {
+		writeWelcome(rw, s.prefix)
+		return
+	}
 	if s.opts.BearerToken != "" || s.opts.Auth != nil {
 		if !(r.Method == http.MethodGet && r.URL.Path == "/health") {
 			res, ok := s.authenticate(r)
@@ -265,7 +274,13 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // servesStudio tells whether r is the studio's: a GET or HEAD outside
 // the API prefix, /health and the custom routes.
 func (s *Server) servesStudio(r *http.Request) bool {
-	if s.opts.Studio == nil || s.prefix == "" || (r.Method != http.MethodGet && r.Method != http.MethodHead) {
+	return s.opts.Studio != nil && s.outsideAPI(r)
+}
+
+// outsideAPI tells whether r is a GET or HEAD outside the API prefix,
+// /health and the custom routes (never when the API is at the root).
+func (s *Server) outsideAPI(r *http.Request) bool {
+	if s.prefix == "" || (r.Method != http.MethodGet && r.Method != http.MethodHead) {
 		return false
 	}
 	p := r.URL.Path
@@ -278,6 +293,23 @@ func (s *Server) servesStudio(r *http.Request) bool {
 		}
 	}
 	return true
+}
+
+// servesWelcome tells whether r gets the server's welcome page, as
+// Mastra's server without its studio answers: a GET or HEAD outside the
+// API (see outsideAPI) for a page, not a file (a path without a dot, or
+// ending with .html), other than /swagger-ui and /openapi.json. Like
+// Mastra's (whose authentication guards the API prefix only), the page
+// is public.
+func (s *Server) servesWelcome(r *http.Request) bool {
+	if s.opts.Studio != nil || !s.outsideAPI(r) {
+		return false
+	}
+	p := r.URL.Path
+	if strings.HasPrefix(p, "/swagger-ui") || strings.HasPrefix(p, "/openapi.json") {
+		return false
+	}
+	return !strings.Contains(p, ".") || strings.HasSuffix(p, ".html")
 }
 
 func (s *Server) authenticate(r *http.Request) (string, bool) {
@@ -378,4 +410,62 @@ func (s *Server) Shutdown(ctx context.Context) error {
 // errorIsContext reports whether err is the request's own cancellation.
 func errorIsContext(r *http.Request, err error) bool {
 	return r.Context().Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded))
+}
+
+// welcomeTemplate is the page a GET outside the API answers when the
+// server has no studio (see servesWelcome): Mastra's server answers such
+// requests with its "Mastra Server" page; this is gomastra's own,
+// pointing at the same endpoints. {{prefix}} is the API prefix.
+const welcomeTemplate = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<title>Mastra Server</title>
+<style>
+body { margin: 0; background: #0b0b0c; color: #e4e4e7; font: 15px/1.6 system-ui, -apple-system, sans-serif; }
+main { max-width: 680px; margin: 0 auto; padding: 3rem 1.5rem; }
+h1 { margin: 0 0 .25rem; color: #fff; font-size: 1.6rem; }
+p { color: #8b8b93; margin: 0 0 2rem; }
+h2 { font-size: .75rem; text-transform: uppercase; letter-spacing: .06em; color: #8b8b93; }
+ul { list-style: none; padding: 0; margin: 0 0 2rem; border: 1px solid #27272a; border-radius: 8px; }
+li { display: flex; justify-content: space-between; gap: 1rem; padding: .6rem 1rem; }
+li + li { border-top: 1px solid #27272a; }
+code { font: .8rem ui-monospace, Menlo, monospace; }
+.m { display: inline-block; width: 3.5rem; color: #4ade80; }
+.post { color: #60a5fa; }
+span.d { color: #8b8b93; font-size: .8rem; }
+a { color: #a1a1aa; }
+</style>
+</head>
+<body>
+<main>
+<h1>Mastra Server</h1>
+<p>Your server is running. Its API is under <code>{{prefix}}</code>.</p>
+<h2>Endpoints</h2>
+<ul>
+<li><code><span class="m">GET</span>/health</code><span class="d">Health check</span></li>
+<li><code><span class="m">GET</span>{{prefix}}/agents</code><span class="d">List agents</span></li>
+<li><code><span class="m post">POST</span>{{prefix}}/agents/:agentId/generate</code><span class="d">Generate a response</span></li>
+<li><code><span class="m post">POST</span>{{prefix}}/agents/:agentId/stream</code><span class="d">Stream a response</span></li>
+<li><code><span class="m">GET</span>{{prefix}}/workflows</code><span class="d">List workflows</span></li>
+<li><code><span class="m post">POST</span>{{prefix}}/workflows/:workflowId/start-async</code><span class="d">Run a workflow</span></li>
+<li><code><span class="m">GET</span>{{prefix}}/tools</code><span class="d">List tools</span></li>
+<li><code><span class="m post">POST</span>{{prefix}}/tools/:toolId/execute</code><span class="d">Execute a tool</span></li>
+</ul>
+<h2>Learn more</h2>
+<p><a href="https://mastra.ai/docs" rel="noopener noreferrer">Mastra documentation</a></p>
+</main>
+</body>
+</html>
+`
+
+// writeWelcome answers the welcome page (200, text/html, as Mastra's).
+func writeWelcome(w http.ResponseWriter, prefix string) {
+	page := strings.ReplaceAll(welcomeTemplate, "{{prefix}}", html.EscapeString(prefix))
+	h := w.Header()
+	h.Set("Content-Type", "text/html")
+	h.Set("Content-Length", strconv.Itoa(len(page)))
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write([]byte(page))
 }

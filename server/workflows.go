@@ -6,6 +6,9 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -20,25 +23,39 @@ var (
 	errRunNotFound      = errorf(http.StatusNotFound, "Workflow run not found")
 )
 
-// runRecord is what the server remembers of a workflow run it made: the
-// run (until it is started: pending), its times, and its result once it
-// has one.
+// runRecord is what the server remembers of a workflow run it made or
+// ran: the run (until it is started: pending), the resource it belongs
+// to and when it was made.
 type runRecord struct {
 	workflowID string
 	run        *workflows.Run
 	resourceID string
 	created    time.Time
-	updated    time.Time
 	started    bool
-	result     *workflows.Result
-	status     string
+	// canceled is set when the cancel route cancels a run that had
+	// ended already: Mastra marks its stored snapshot canceled.
+	canceled bool
+}
+
+// snapshot is the run's state now, as Mastra's snapshot, with the
+// record's resource, creation time and cancellation.
+func (rec *runRecord) snapshot() *workflows.Snapshot {
+	snap := rec.run.Snapshot()
+	snap.ResourceID, snap.CreatedAt = rec.resourceID, rec.created
+	if snap.UpdatedAt.Before(rec.created) {
+		snap.UpdatedAt = rec.created
+	}
+	if rec.canceled {
+		snap.Status = workflows.StatusCanceled
+	}
+	return snap
 }
 
 // runRegistry keeps the runs create-run made until they start (at most
-// maxPending, oldest forgotten first) and the results of the runs the
-// server ran (at most maxFinished, oldest forgotten first), so that
-// GET .../runs/:runId can answer for runs that are no longer in storage
-// (workflows delete a run's snapshot once it ends).
+// maxPending, oldest forgotten first) and the runs the server ran (at
+// most maxFinished, oldest forgotten first), so that the run routes can
+// answer for runs that are no longer in storage (workflows delete a run's
+// snapshot once it ends, where Mastra keeps it).
 type runRegistry struct {
 	mu      sync.Mutex
 	pending runLRU
@@ -114,17 +131,34 @@ func (g *runRegistry) begin(workflowID string, run *workflows.Run, resourceID st
 	if _, started := g.known.get(key); started {
 		return nil, false
 	}
-	now := time.Now().UTC()
-	rec := &runRecord{workflowID: workflowID, created: now}
+	rec := &runRecord{workflowID: workflowID, created: time.Now().UTC()}
 	if pending, ok := g.pending.take(key); ok {
 		rec = pending
 	}
-	rec.run, rec.started, rec.updated, rec.status = run, true, now, workflows.StatusRunning
+	rec.run, rec.started, rec.canceled = run, true, false
 	if resourceID != "" {
 		rec.resourceID = resourceID
 	}
 	g.known.put(key, rec)
 	return rec, true
+}
+
+// unbegin undoes begin for a run that did not start after all (its input
+// was refused): the run is pending again, as Mastra's stays, and can be
+// started again.
+func (g *runRegistry) unbegin(rec *runRecord) {
+	if rec.run.Result() != nil {
+		return // it started
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	key := runKey(rec.workflowID, rec.run.ID())
+	if known, ok := g.known.get(key); !ok || known != rec {
+		return
+	}
+	g.known.take(key)
+	rec.started = false
+	g.pending.put(key, rec)
 }
 
 // track remembers a run the server is running or has run (a resumed
@@ -135,21 +169,7 @@ func (g *runRegistry) track(rec *runRecord) {
 	g.known.put(runKey(rec.workflowID, rec.run.ID()), rec)
 }
 
-// finish records a run's outcome: its result when there is one (a
-// streamed run has none: its status is the run's own), else the earlier
-// result stays (a failed resume leaves the run as it was).
-func (g *runRegistry) finish(rec *runRecord, res *workflows.Result) {
-	status := rec.run.Status()
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	rec.updated = time.Now().UTC()
-	rec.status = status
-	if res != nil {
-		rec.result, rec.status = res, res.Status
-	}
-}
-
-// lookup returns the pending or known record of a run.
+// lookup returns a copy of the known or pending record of a run.
 func (g *runRegistry) lookup(workflowID, runID string) (rec runRecord, ok bool) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -161,6 +181,37 @@ func (g *runRegistry) lookup(workflowID, runID string) (rec runRecord, ok bool) 
 		return *rec, true
 	}
 	return runRecord{}, false
+}
+
+// markCanceled marks a run's record canceled (false: no record).
+func (g *runRegistry) markCanceled(workflowID, runID string) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	key := runKey(workflowID, runID)
+	rec, ok := g.known.get(key)
+	if !ok {
+		rec, ok = g.pending.get(key)
+	}
+	if ok {
+		rec.canceled = true
+	}
+	return ok
+}
+
+// list returns copies of the records of workflowID's runs, pending and
+// known, oldest first.
+func (g *runRegistry) list(workflowID string) []runRecord {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	var out []runRecord
+	for _, c := range []*runLRU{&g.pending, &g.known} {
+		for e := c.order.Front(); e != nil; e = e.Next() {
+			if rec := e.Value.(*runRecord); rec.workflowID == workflowID {
+				out = append(out, *rec)
+			}
+		}
+	}
+	return out
 }
 
 // workflowAndBody reads the body, then resolves the path's workflow (a
@@ -191,16 +242,55 @@ func (s *Server) workflow(r *http.Request) (*workflows.Workflow, error) {
 	return nil, errWorkflowNotFound
 }
 
-// GET /workflows: {key: workflow info}.
+// workflowError turns a workflow's error into its answer, with Mastra's
+// text: invalid input, initial state or resume data is 400, as Mastra's
+// handleError answers WORKFLOW_SCHEMA_VALIDATION_FAILED; resuming a run
+// that is not suspended is 500, as Mastra answers the plain Error its
+// workflows throw. Resuming a step that is not suspended, or a run with
+// several suspended steps without naming one, is a mistake in the
+// request, which gomastra answers 400 (Mastra: 500, a plain Error too),
+// as it does the agents' resume errors (see agentErrorStatus). Other
+// errors pass as they are.
+func workflowError(err error) error {
+	var we *workflows.Error
+	if !errors.As(err, &we) {
+		return err
+	}
+	if we.ID == "WORKFLOW_RESUME_NOT_SUSPENDED" {
+		return errorf(http.StatusInternalServerError, we.Message)
+	}
+	return errorf(http.StatusBadRequest, we.Message)
+}
+
+// workflowErrors maps the errors of a run's chunks with workflowError.
+func workflowErrors(seq chunkSeq) chunkSeq {
+	return func(yield func(stream.Chunk, error) bool) {
+		for c, err := range seq {
+			if !yield(c, workflowError(err)) {
+				return
+			}
+		}
+	}
+}
+
+// errNotSuspended is Mastra's answer to resuming a run that is not
+// suspended (one that has ended, or has not started).
+var errNotSuspended = errorf(http.StatusInternalServerError, "This workflow run was not suspended")
+
+// GET /workflows?partial=: {key: workflow info}; with partial=true each
+// workflow's info without its steps' schemas (Mastra's partial info).
 func (s *Server) listWorkflows(w http.ResponseWriter, r *http.Request) {
+	partial := r.URL.Query().Get("partial") == "true"
 	o := newObject()
 	for _, key := range s.m.WorkflowKeys() {
 		wf, err := s.m.GetWorkflow(key)
 		if err != nil {
 			continue
 		}
-		b, err := workflowInfo(wf)
-		if err != nil {
+		var b []byte
+		if partial {
+			b = partialWorkflowInfo(wf)
+		} else if b, err = workflowInfo(wf); err != nil {
 			s.writeError(w, r, err)
 			return
 		}
@@ -253,9 +343,8 @@ func (s *Server) createRun(w http.ResponseWriter, r *http.Request) {
 		runID = newRunID()
 	}
 	if _, ok := s.runs.lookup(wf.ID(), runID); !ok {
-		now := time.Now().UTC()
-		s.runs.addPending(&runRecord{workflowID: wf.ID(), run: wf.CreateRun(workflows.WithRunID(runID)),
-			resourceID: resourceID, created: now, updated: now, status: "pending"})
+		s.runs.addPending(&runRecord{workflowID: wf.ID(), resourceID: resourceID, created: time.Now().UTC(),
+			run: wf.CreateRun(workflows.WithRunID(runID), workflows.WithResourceID(resourceID))})
 	}
 	writeRawJSON(w, http.StatusOK, newObject().str("runId", runID).bytes())
 }
@@ -267,12 +356,25 @@ type startRequest struct {
 	input, state any
 }
 
+// startMode says what a start route requires of ?runId=.
+type startMode int
+
+const (
+	// startAny: start-async; ?runId= is optional (a new id otherwise).
+	startAny startMode = iota
+	// startStreamed: stream; ?runId= is required.
+	startStreamed
+	// startCreated: start; ?runId= is required and must name a run
+	// create-run made (404 otherwise).
+	startCreated
+)
+
 // startBody reads {inputData, initialState?, requestContext?,
-// resourceId?} and takes (or makes) the run ?runId= names. With
-// existing, as Mastra's /start route, ?runId= is required and must name a
-// run create-run made (400 / 404 otherwise).
-func (s *Server) startBody(r *http.Request, existing bool) (*startRequest, error) {
-	if existing && r.URL.Query().Get("runId") == "" {
+// resourceId?} and takes (or makes) the run ?runId= names, as mode says.
+// An absent inputData is no input at all (the workflow's input schema
+// decides).
+func (s *Server) startBody(r *http.Request, mode startMode) (*startRequest, error) {
+	if mode != startAny && r.URL.Query().Get("runId") == "" {
 		return nil, invalidQuery(issue{Field: "runId", Message: expected("string", nil)})
 	}
 	wf, f, err := s.workflowAndBody(r)
@@ -301,11 +403,16 @@ func (s *Server) startBody(r *http.Request, existing bool) (*startRequest, error
 	if runID == "" {
 		runID = newRunID()
 	}
-	if _, ok := s.runs.lookup(wf.ID(), runID); existing && !ok {
+	pending, known := s.runs.lookup(wf.ID(), runID)
+	if mode == startCreated && !known {
 		return nil, errRunNotFound
 	}
+	if resourceID == "" && known {
+		resourceID = pending.resourceID
+	}
 	// A fresh Run each start: the request context is the start's.
-	rec, ok := s.runs.begin(wf.ID(), wf.CreateRun(workflows.WithRunID(runID), workflows.WithRequestContext(rc)), resourceID)
+	run := wf.CreateRun(workflows.WithRunID(runID), workflows.WithRequestContext(rc), workflows.WithResourceID(resourceID))
+	rec, ok := s.runs.begin(wf.ID(), run, resourceID)
 	if !ok {
 		return nil, errorf(http.StatusConflict, "Workflow run "+runID+" has already been started")
 	}
@@ -313,21 +420,22 @@ func (s *Server) startBody(r *http.Request, existing bool) (*startRequest, error
 }
 
 // POST /workflows/{workflowId}/start-async?runId=: runs the workflow to
-// its end or first suspension; the run's result.
+// its end or first suspension; the run's result. Input the workflow's
+// input schema refuses is 400.
 func (s *Server) startAsync(w http.ResponseWriter, r *http.Request) {
-	req, err := s.startBody(r, false)
+	req, err := s.startBody(r, startAny)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
 	res, err := req.rec.run.Start(r.Context(), req.input, req.state)
-	s.runs.finish(req.rec, res)
+	s.runs.unbegin(req.rec)
 	s.writeResult(w, r, res, err)
 }
 
 func (s *Server) writeResult(w http.ResponseWriter, r *http.Request, res *workflows.Result, err error) {
 	if err != nil {
-		s.writeRunError(w, r, err)
+		s.writeRunError(w, r, workflowError(err))
 		return
 	}
 	b, err := res.MarshalJSON()
@@ -343,17 +451,16 @@ func (s *Server) writeResult(w http.ResponseWriter, r *http.Request, res *workfl
 // background (under the server's background context) and answers
 // {"message":"Workflow run started"} at once.
 func (s *Server) startNoWait(w http.ResponseWriter, r *http.Request) {
-	req, err := s.startBody(r, true)
+	req, err := s.startBody(r, startCreated)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
 	s.runInBackground(w, r, `{"message":"Workflow run started"}`, func(ctx context.Context) {
-		res, err := req.rec.run.Start(ctx, req.input, req.state)
-		if err != nil {
+		if _, err := req.rec.run.Start(ctx, req.input, req.state); err != nil {
 			s.log.Warn("workflow run failed to start", "workflow", req.wf.ID(), "runId", req.rec.run.ID(), "error", err)
 		}
-		s.runs.finish(req.rec, res)
+		s.runs.unbegin(req.rec)
 	})
 }
 
@@ -370,15 +477,15 @@ func (s *Server) runInBackground(w http.ResponseWriter, r *http.Request, message
 // POST /workflows/{workflowId}/stream?runId=: the run's chunks, as
 // "\x1E"-separated JSON records (Mastra's format, which
 // @mastra/client-js reads), or as SSE when the request accepts
-// text/event-stream.
+// text/event-stream. ?runId= is required, as Mastra's.
 func (s *Server) streamWorkflow(w http.ResponseWriter, r *http.Request) {
-	req, err := s.startBody(r, false)
+	req, err := s.startBody(r, startStreamed)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	defer func() { s.runs.finish(req.rec, req.rec.run.Result()) }()
-	s.writeStream(w, r, req.rec.run.Stream(r.Context(), req.input, req.state), workflowFormat(r))
+	s.writeStream(w, r, workflowErrors(req.rec.run.Stream(r.Context(), req.input, req.state)), workflowFormat(r))
+	s.runs.unbegin(req.rec)
 }
 
 func workflowFormat(r *http.Request) streamFormat {
@@ -394,11 +501,22 @@ type resumeRequest struct {
 	opts workflows.ResumeOptions
 }
 
+// resumeWait bounds how long a resume waits for a run of this server
+// that is still running to suspend (Mastra waits 2 s for its snapshot to
+// say suspended), polling every resumePoll.
+const (
+	resumeWait = 2 * time.Second
+	resumePoll = 25 * time.Millisecond
+)
+
 // resumeBody reads ?runId= (required) and {step?, resumeData?,
 // requestContext?, forEachIndex?}, and loads the suspended run from the
-// workflow's storage (404 when there is none). The run's record replaces
-// the earlier one only once the resume has gone through (of concurrent
-// resumes, the one that wins), see resumed.
+// workflow's storage: 404 for a run neither storage nor this server
+// knows, 403 for another resource's, 500 "This workflow run was not
+// suspended" for a run this server ran that has ended (or is still
+// running after resumeWait) or that has not started. The run's record
+// replaces the earlier one only once the resume has gone through (of
+// concurrent resumes, the one that wins), see resumeRun.
 func (s *Server) resumeBody(r *http.Request) (*resumeRequest, error) {
 	wf, f, err := s.workflowAndBody(r)
 	if err != nil {
@@ -416,7 +534,7 @@ func (s *Server) resumeBody(r *http.Request) (*resumeRequest, error) {
 		case "string":
 			var st string
 			_ = json.Unmarshal(raw, &st)
-			opts.Step = []string{st}
+			opts.Step = strings.Split(st, ".")
 		case "array":
 			if steps, ok := v.strings("step"); ok {
 				opts.Step = steps
@@ -435,35 +553,97 @@ func (s *Server) resumeBody(r *http.Request) (*resumeRequest, error) {
 	if err := v.err(); err != nil {
 		return nil, err
 	}
-	if err := s.checkWorkflowRunOwner(r, wf, runID); err != nil {
-		return nil, err
+	rec, known := s.runs.lookup(wf.ID(), runID)
+	if known {
+		if err := checkRunOwner(r, rec.resourceID); err != nil {
+			return nil, err
+		}
+		if !rec.started || rec.canceled || !s.awaitSuspension(r.Context(), rec.run) {
+			return nil, errNotSuspended
+		}
 	}
-	run, err := wf.LoadRun(r.Context(), runID, workflows.WithRequestContext(rc))
-	if errors.Is(err, storage.ErrNotFound) {
+	loadOpts := []workflows.RunOption{workflows.WithRequestContext(rc)}
+	if known && rec.resourceID != "" {
+		loadOpts = append(loadOpts, workflows.WithResourceID(rec.resourceID))
+	}
+	run, err := wf.LoadRun(r.Context(), runID, loadOpts...)
+	switch {
+	case errors.Is(err, storage.ErrNotFound) && known:
+		return nil, errNotSuspended // it ended: its snapshot is gone
+	case errors.Is(err, storage.ErrNotFound):
 		return nil, errRunNotFound
-	}
-	if err != nil {
+	case err != nil:
 		return nil, err
 	}
-	rec, ok := s.runs.lookup(wf.ID(), runID)
-	if !ok {
-		rec = runRecord{workflowID: wf.ID(), created: time.Now().UTC()}
+	if !known {
+		if err := checkRunOwner(r, run.ResourceID()); err != nil {
+			return nil, err
+		}
+		rec = runRecord{workflowID: wf.ID(), resourceID: run.ResourceID(), created: run.Snapshot().CreatedAt}
 	}
-	rec.run, rec.started, rec.status, rec.updated = run, true, workflows.StatusRunning, time.Now().UTC()
+	rec.run, rec.started = run, true
 	return &resumeRequest{rec: &rec, opts: opts}, nil
 }
 
-// checkWorkflowRunOwner refuses a run the server knows to belong to
-// another resource than the authenticated one.
-func (s *Server) checkWorkflowRunOwner(r *http.Request, wf *workflows.Workflow, runID string) error {
-	auth := authResource(r)
-	if auth == "" {
-		return nil
+// awaitSuspension waits (at most resumeWait) for a run this server is
+// running to stop running, and reports whether it did.
+func (s *Server) awaitSuspension(ctx context.Context, run *workflows.Run) bool {
+	if run.Status() != workflows.StatusRunning {
+		return true
 	}
-	if rec, ok := s.runs.lookup(wf.ID(), runID); ok && rec.resourceID != "" && rec.resourceID != auth {
+	deadline := time.NewTimer(resumeWait)
+	defer deadline.Stop()
+	tick := time.NewTicker(resumePoll)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return false
+		case <-deadline.C:
+			return run.Status() != workflows.StatusRunning
+		case <-tick.C:
+			if run.Status() != workflows.StatusRunning {
+				return true
+			}
+		}
+	}
+}
+
+// checkRunOwner refuses a run of another resource than the
+// authenticated one (Mastra's validateRunOwnership).
+func checkRunOwner(r *http.Request, resourceID string) error {
+	if auth := authResource(r); auth != "" && resourceID != "" && resourceID != auth {
 		return errorf(http.StatusForbidden, "Access denied: workflow run belongs to a different resource")
 	}
 	return nil
+}
+
+// resumeChunks resumes the run; once the resume has gone through (its
+// first chunk), the run's record becomes the server's record of the run.
+func (s *Server) resumeChunks(ctx context.Context, req *resumeRequest) chunkSeq {
+	seq := req.rec.run.ResumeStream(ctx, req.opts)
+	return func(yield func(stream.Chunk, error) bool) {
+		tracked := false
+		for c, err := range seq {
+			if err == nil && !tracked {
+				tracked = true
+				s.runs.track(req.rec)
+			}
+			if !yield(c, workflowError(err)) {
+				return
+			}
+		}
+	}
+}
+
+// resumeRun resumes the run to its end or next suspension.
+func (s *Server) resumeRun(ctx context.Context, req *resumeRequest) (*workflows.Result, error) {
+	for _, err := range s.resumeChunks(ctx, req) {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return req.rec.run.Result(), nil
 }
 
 // POST /workflows/{workflowId}/resume-async?runId=: the run's result.
@@ -473,11 +653,7 @@ func (s *Server) resumeAsync(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	res, err := req.rec.run.Resume(r.Context(), req.opts)
-	if err == nil {
-		s.runs.track(req.rec)
-		s.runs.finish(req.rec, res)
-	}
+	res, err := s.resumeRun(r.Context(), req)
 	s.writeResult(w, r, res, err)
 }
 
@@ -490,13 +666,9 @@ func (s *Server) resumeNoWait(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.runInBackground(w, r, `{"message":"Workflow run resumed"}`, func(ctx context.Context) {
-		res, err := req.rec.run.Resume(ctx, req.opts)
-		if err != nil {
+		if _, err := s.resumeRun(ctx, req); err != nil {
 			s.log.Warn("workflow run failed to resume", "workflowId", req.rec.workflowID, "runId", req.rec.run.ID(), "error", err)
-			return
 		}
-		s.runs.track(req.rec)
-		s.runs.finish(req.rec, res)
 	})
 }
 
@@ -508,121 +680,317 @@ func (s *Server) resumeStreamWorkflow(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	tracked := false
-	seq := req.rec.run.ResumeStream(r.Context(), req.opts)
-	s.writeStream(w, r, func(yield func(stream.Chunk, error) bool) {
-		for c, err := range seq {
-			if err == nil && !tracked {
-				tracked = true
-				s.runs.track(req.rec)
-			}
-			if !yield(c, err) {
-				return
-			}
-		}
-	}, workflowFormat(r))
-	if tracked {
-		s.runs.finish(req.rec, req.rec.run.Result())
-	}
+	s.writeStream(w, r, s.resumeChunks(r.Context(), req), workflowFormat(r))
 }
 
-// GET /workflows/{workflowId}/runs/{runId}: {runId, workflowName,
-// resourceId?, createdAt, updatedAt, status, result?, error?, payload,
-// steps?}. Runs this server made or ran come from its own records; other
-// runs (suspended or left running, e.g. by another process) from the
-// workflow's storage; 404 otherwise.
+// findRun returns the run's snapshot: from the server's records when it
+// made or ran the run, else from the workflow's storage (runs left
+// suspended or running by another process or before a restart);
+// errRunNotFound when neither knows it.
+func (s *Server) findRun(ctx context.Context, wf *workflows.Workflow, runID string) (*workflows.Snapshot, error) {
+	if rec, ok := s.runs.lookup(wf.ID(), runID); ok {
+		return rec.snapshot(), nil
+	}
+	run, err := wf.LoadRun(ctx, runID)
+	if errors.Is(err, storage.ErrNotFound) {
+		return nil, errRunNotFound
+	}
+	if err != nil {
+		return nil, err
+	}
+	return run.Snapshot(), nil
+}
+
+// runResultFields are the fields ?fields= may name (Mastra's
+// VALID_WORKFLOW_RESULT_FIELDS).
+var runResultFields = []string{"result", "error", "payload", "steps", "activeStepsPath", "serializedStepGraph"}
+
+// GET /workflows/{workflowId}/runs/{runId}?fields=&withNestedWorkflows=:
+// Mastra's workflow run: {runId, workflowName, resourceId?, createdAt,
+// updatedAt, status, initialState?, result?, error?, payload?, steps,
+// activeStepsPath, serializedStepGraph, suspendedPaths, resumeLabels,
+// waitingPaths}, the steps' records without the run's input (which is
+// payload). ?fields=a,b keeps the metadata, status and the fields named
+// (of runResultFields). Runs this server made or ran come from its own
+// records (a workflow removes a run's snapshot once it ends; Mastra keeps
+// it); other runs from the workflow's storage; 404 otherwise.
 func (s *Server) getWorkflowRun(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	var fields []string
+	var issues []issue
+	if raw := q.Get("fields"); raw != "" {
+		for _, f := range strings.Split(raw, ",") {
+			f = strings.TrimSpace(f)
+			if !slices.Contains(runResultFields, f) {
+				issues = append(issues, issue{Field: "fields", Message: "Invalid field name. Available fields: " + strings.Join(runResultFields, ", ")})
+				break
+			}
+			fields = append(fields, f)
+		}
+	}
+	if nested, ok := q["withNestedWorkflows"]; ok && nested[0] != "true" && nested[0] != "false" {
+		issues = append(issues, issue{Field: "withNestedWorkflows", Message: `Invalid option: expected one of "true"|"false"`})
+	}
+	if len(issues) > 0 {
+		s.writeError(w, r, invalidQuery(issues...))
+		return
+	}
 	wf, err := s.workflow(r)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	runID := r.PathValue("runId")
-	if err := s.checkWorkflowRunOwner(r, wf, runID); err != nil {
+	snap, err := s.findRun(r.Context(), wf, r.PathValue("runId"))
+	if err == nil {
+		err = checkRunOwner(r, snap.ResourceID)
+	}
+	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	if rec, ok := s.runs.lookup(wf.ID(), runID); ok {
-		s.writeRunRecord(w, r, wf, &rec)
+	writeRawJSON(w, http.StatusOK, unescapeJS(runJSON(wf, snap, fields)))
+}
+
+// runJSON is Mastra's workflow run (see getWorkflowRun) of snap.
+func runJSON(wf *workflows.Workflow, snap *workflows.Snapshot, fields []string) []byte {
+	all := len(fields) == 0
+	want := func(f string) bool { return all || slices.Contains(fields, f) }
+	o := newObject().str("runId", snap.RunID).str("workflowName", wf.ID())
+	if snap.ResourceID != "" {
+		o.str("resourceId", snap.ResourceID)
+	}
+	o.str("createdAt", isoTime(snap.CreatedAt)).str("updatedAt", isoTime(snap.UpdatedAt)).str("status", snap.Status)
+	if st := snap.State(); len(st) > 0 && string(st) != "{}" && jsType(st) == "object" {
+		o.raw("initialState", st)
+	}
+	if res := snap.Result(); len(res) > 0 && want("result") {
+		o.raw("result", res)
+	}
+	if e := snap.Error(); e != nil && want("error") {
+		_ = o.value("error", e)
+	}
+	if in := snap.Input(); len(in) > 0 && want("payload") {
+		o.raw("payload", in)
+	}
+	if want("steps") {
+		o.raw("steps", snap.StepsJSON())
+	}
+	if want("activeStepsPath") {
+		o.raw("activeStepsPath", snap.ActiveStepsPath())
+	}
+	if want("serializedStepGraph") {
+		o.raw("serializedStepGraph", snap.SerializedStepGraph())
+	}
+	if all {
+		o.raw("suspendedPaths", snap.SuspendedPaths())
+		o.raw("resumeLabels", []byte("{}"))
+		o.raw("waitingPaths", []byte("{}"))
+	}
+	return o.bytes()
+}
+
+// runStatuses are the statuses ?status= may name (Mastra's
+// workflowRunStatusSchema).
+var runStatuses = []string{"running", "waiting", "suspended", "success", "failed", "canceled", "pending", "bailed", "tripwire", "paused", "skipped"}
+
+// runListQuery is GET .../runs's parsed query.
+type runListQuery struct {
+	page, perPage, offset, limit             int
+	hasPage, hasPerPage, hasOffset, hasLimit bool
+	from, to                                 time.Time
+	resourceID, status                       string
+}
+
+// parseRunListQuery reads ?page, perPage, offset, limit (integers >= 0),
+// fromDate, toDate (dates), resourceId and status, with Mastra's issues.
+func parseRunListQuery(r *http.Request) (runListQuery, error) {
+	var q runListQuery
+	var issues []issue
+	for _, p := range []struct {
+		key string
+		n   *int
+		has *bool
+	}{{"page", &q.page, &q.hasPage}, {"perPage", &q.perPage, &q.hasPerPage}, {"offset", &q.offset, &q.hasOffset}, {"limit", &q.limit, &q.hasLimit}} {
+		n, ok, iss := queryInt(r, p.key, 0)
+		if iss != nil {
+			issues = append(issues, *iss)
+		}
+		*p.n, *p.has = n, ok
+	}
+	values := r.URL.Query()
+	for _, d := range []struct {
+		key string
+		t   *time.Time
+	}{{"fromDate", &q.from}, {"toDate", &q.to}} {
+		if raw := values.Get(d.key); raw != "" {
+			t, ok := parseJSDate(raw)
+			if !ok {
+				issues = append(issues, issue{Field: d.key, Message: "Invalid input: expected date, received Date"})
+			}
+			*d.t = t
+		}
+	}
+	q.resourceID = values.Get("resourceId")
+	if st, ok := values["status"]; ok {
+		q.status = st[0]
+		if !slices.Contains(runStatuses, q.status) {
+			issues = append(issues, issue{Field: "status", Message: `Invalid option: expected one of "` + strings.Join(runStatuses, `"|"`) + `"`})
+		}
+	}
+	if len(issues) > 0 {
+		return q, invalidQuery(issues...)
+	}
+	// As Mastra's handler: limit stands in for perPage, offset for page.
+	if !q.hasPerPage && q.hasLimit {
+		q.perPage, q.hasPerPage = q.limit, true
+	}
+	if !q.hasPage && q.hasOffset && q.hasPerPage && q.perPage > 0 {
+		q.page, q.hasPage = q.offset/q.perPage, true
+	}
+	if q.hasPerPage && q.perPage <= 0 {
+		return q, errorf(http.StatusBadRequest, "perPage must be a positive integer")
+	}
+	return q, nil
+}
+
+// parseJSDate reads the date forms JavaScript's Date parses for sure:
+// ISO 8601 date-times (with a zone, or UTC without), and dates.
+func parseJSDate(s string) (time.Time, bool) {
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05.999999999", "2006-01-02T15:04", "2006-01-02", "2006-01", "2006"} {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t, true
+		}
+	}
+	return time.Time{}, false
+}
+
+// GET /workflows/{workflowId}/runs?page&perPage&offset&limit&fromDate&
+// toDate&resourceId&status: {"runs": [...], "total": n}, newest first,
+// as Mastra's server over its in-memory store (InMemoryStore) answers:
+// each run {workflow_name, run_id, resourceId?, snapshot, createdAt,
+// updatedAt, runId, workflowName}, snapshot being Mastra's (see
+// workflows.Snapshot). total counts the runs that match; a page of them
+// is returned when both page and perPage are given (limit and offset
+// stand in for them). fromDate and toDate bound the creation time; the
+// authenticated resource replaces resourceId. The runs are those this
+// server made or ran (see Options.MaxFinishedRuns) and those in the
+// workflow's storage.
+func (s *Server) listWorkflowRuns(w http.ResponseWriter, r *http.Request) {
+	q, err := parseRunListQuery(r)
+	if err != nil {
+		s.writeError(w, r, err)
 		return
+	}
+	wf, err := s.workflow(r)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	if auth := authResource(r); auth != "" {
+		q.resourceID = auth
+	}
+	var snaps []*workflows.Snapshot
+	seen := map[string]bool{}
+	for _, rec := range s.runs.list(wf.ID()) {
+		seen[rec.run.ID()] = true
+		snaps = append(snaps, rec.snapshot())
 	}
 	stored, err := wf.ListRuns(r.Context(), "")
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	for _, st := range stored {
-		if st.RunID != runID {
+	for i := range stored {
+		if seen[stored[i].RunID] {
 			continue
 		}
-		// The snapshot is the workflow's own JSON; these are the fields
-		// a run's answer shows.
-		var snap struct {
-			Status string                           `json:"status"`
-			Input  json.RawMessage                  `json:"input"`
-			Steps  map[string]*workflows.StepResult `json:"steps"`
-			Result json.RawMessage                  `json:"result"`
-			Error  *workflows.ErrorInfo             `json:"error"`
-			Order  []string                         `json:"order"`
+		snap, err := wf.StoredSnapshot(&stored[i])
+		if err != nil {
+			s.log.WarnContext(r.Context(), "skipping a run whose snapshot cannot be read", "workflow", wf.ID(), "runId", stored[i].RunID, "error", err)
+			continue
 		}
-		if err := json.Unmarshal(st.Snapshot, &snap); err != nil {
+		snaps = append(snaps, snap)
+	}
+	snaps = slices.DeleteFunc(snaps, func(snap *workflows.Snapshot) bool {
+		return (q.status != "" && snap.Status != q.status) ||
+			(!q.from.IsZero() && snap.CreatedAt.Before(q.from)) ||
+			(!q.to.IsZero() && snap.CreatedAt.After(q.to)) ||
+			(q.resourceID != "" && snap.ResourceID != q.resourceID)
+	})
+	total := len(snaps)
+	slices.SortStableFunc(snaps, func(a, b *workflows.Snapshot) int { return b.CreatedAt.Compare(a.CreatedAt) })
+	if q.hasPage && q.hasPerPage {
+		start := min(q.page*q.perPage, len(snaps))
+		snaps = snaps[start:min(start+q.perPage, len(snaps))]
+	}
+	b := append([]byte(nil), `{"runs":[`...)
+	for i, snap := range snaps {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		raw, err := snap.MarshalJSON()
+		if err != nil {
 			s.writeError(w, r, err)
 			return
 		}
-		res := &workflows.Result{Status: snap.Status, Input: snap.Input, Steps: snap.Steps, Order: snap.Order, Result: snap.Result, Error: snap.Error, RunID: runID}
-		if res.Status == "" {
-			res.Status = st.Status
+		o := newObject().str("workflow_name", wf.ID()).str("run_id", snap.RunID)
+		if snap.ResourceID != "" {
+			o.str("resourceId", snap.ResourceID)
 		}
-		rec := runRecord{workflowID: wf.ID(), resourceID: st.ResourceID, created: st.CreatedAt, updated: st.UpdatedAt, result: res, status: res.Status}
-		s.writeRunRecord(w, r, wf, &rec)
-		return
+		o.raw("snapshot", raw).str("createdAt", isoTime(snap.CreatedAt)).str("updatedAt", isoTime(snap.UpdatedAt))
+		o.str("runId", snap.RunID).str("workflowName", wf.ID())
+		b = append(b, o.bytes()...)
 	}
-	s.writeError(w, r, errRunNotFound)
+	b = append(b, `],"total":`...)
+	b = strconv.AppendInt(b, int64(total), 10)
+	writeRawJSON(w, http.StatusOK, unescapeJS(append(b, '}')))
 }
 
-func (s *Server) writeRunRecord(w http.ResponseWriter, r *http.Request, wf *workflows.Workflow, rec *runRecord) {
-	status := rec.status
-	if rec.run != nil && rec.started {
-		if st := rec.run.Status(); st != "" {
-			status = st
+// POST /workflows/{workflowId}/runs/{runId}/cancel: {"message":"Workflow
+// run cancelled"}, as Mastra's: a run executing here stops (it ends
+// canceled); a suspended run (or one left running by another process)
+// is marked canceled and can no longer be resumed; a run that has ended,
+// or has not started, is shown canceled from then on. 404 for a run
+// neither the server nor storage knows, 403 for another resource's.
+// Mastra's gives the same answer to a run that has ended.
+func (s *Server) cancelWorkflowRun(w http.ResponseWriter, r *http.Request) {
+	// The route reads no body; one that is sent must be a JSON object, as
+	// on every POST route of this server (Mastra's parses it as JSON).
+	wf, _, err := s.workflowAndBody(r)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	runID := r.PathValue("runId")
+	rec, known := s.runs.lookup(wf.ID(), runID)
+	if !known {
+		run, err := wf.LoadRun(r.Context(), runID)
+		if errors.Is(err, storage.ErrNotFound) {
+			err = errRunNotFound
 		}
-	}
-	if status == "" {
-		status = "pending"
-	}
-	runID := ""
-	if rec.run != nil {
-		runID = rec.run.ID()
-	} else if rec.result != nil {
-		runID = rec.result.RunID
-	}
-	o := newObject().str("runId", runID).str("workflowName", wf.ID())
-	if rec.resourceID != "" {
-		o.str("resourceId", rec.resourceID)
-	}
-	o.str("createdAt", isoTime(rec.created)).str("updatedAt", isoTime(rec.updated)).str("status", status)
-	if res := rec.result; res != nil {
-		full, err := res.MarshalJSON()
 		if err != nil {
 			s.writeError(w, r, err)
 			return
 		}
-		parsed, err := parseOrdered(full)
-		if err != nil {
-			s.writeError(w, r, err)
-			return
-		}
-		for _, k := range []string{"result", "error"} {
-			if v := parsed.get(k); v != nil {
-				o.raw(k, v.appendTo(nil))
-			}
-		}
-		if v := parsed.get("input"); v != nil {
-			o.raw("payload", v.appendTo(nil))
-		}
-		if v := parsed.get("steps"); v != nil {
-			o.raw("steps", v.appendTo(nil))
-		}
+		rec = runRecord{workflowID: wf.ID(), run: run, resourceID: run.ResourceID(), created: run.Snapshot().CreatedAt, started: true}
 	}
-	writeRawJSON(w, http.StatusOK, unescapeJS(o.bytes()))
+	if err := checkRunOwner(r, rec.resourceID); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	switch st := rec.run.Status(); {
+	case !rec.started:
+		s.runs.markCanceled(wf.ID(), runID)
+	case st == workflows.StatusRunning || st == workflows.StatusSuspended:
+		// Mastra ignores a failure to update the stored state.
+		if err := rec.run.CancelContext(r.Context()); err != nil {
+			s.log.WarnContext(r.Context(), "canceling a workflow run", "workflow", wf.ID(), "runId", runID, "error", err)
+		}
+		if !known {
+			s.runs.track(&rec)
+		}
+	default:
+		s.runs.markCanceled(wf.ID(), runID)
+	}
+	writeRawJSON(w, http.StatusOK, []byte(`{"message":"Workflow run cancelled"}`))
 }

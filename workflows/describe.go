@@ -17,7 +17,8 @@ type GraphNode struct {
 	// "conditional", "loop", "foreach", "mapping" or "sleep".
 	Kind string
 	// ID is the node's id: its step's id, or "parallel", "branch",
-	// "mapping_<n>", "sleep_<n>".
+	// "mapping_<workflow id>_<n>" (n counting the workflow's mappings
+	// from 0), "sleep_<n>" (n the node's position).
 	ID string
 	// LoopType is "dowhile" or "dountil" for loops, "" otherwise.
 	LoopType string

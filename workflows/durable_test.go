@@ -257,9 +257,10 @@ func TestWorkflowSuspendedResumesInAnotherProcess(t *testing.T) {
 					t.Fatalf("resumed: %+v", res)
 				}
 				rec := res.Steps["approve"]
-				// (Mastra also keeps suspendPayload and suspendedAt in a resumed
-				// step's record; the engine does not, yet.)
-				if rec == nil || string(rec.ResumePayload) != `{"ok":true,"note":"fine"}` || rec.ResumedAt == 0 || string(rec.Output) != `{"n":200}` {
+				// As Mastra's, a resumed step's record has the resume's payload
+				// and time in place of the suspension's.
+				if rec == nil || string(rec.ResumePayload) != `{"ok":true,"note":"fine"}` || rec.ResumedAt == 0 || string(rec.Output) != `{"n":200}` ||
+					rec.SuspendPayload != nil || rec.SuspendedAt != 0 {
 					t.Errorf("approve's record: %+v", rec)
 				}
 				if got := strings.Join(crashtest.LogLines(t, env.Log), " "); got != "prep approve approve finish" {

@@ -10,6 +10,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/google/jsonschema-go/jsonschema"
+
 	"github.com/gomastra/mastra/internal/uuid"
 	"github.com/gomastra/mastra/schema"
 	"github.com/gomastra/mastra/stream"
@@ -43,8 +45,13 @@ func (r *Run) execute(parent context.Context, yield func(stream.Chunk, error) bo
 	ctx, cancel := context.WithCancelCause(parent)
 	defer cancel(nil)
 	r.mu.Lock()
-	r.cancel = cancel
+	r.cancel, r.executing = cancel, true
 	r.mu.Unlock()
+	defer func() {
+		r.mu.Lock()
+		r.executing = false
+		r.mu.Unlock()
+	}()
 	r.emit = func(c stream.Chunk) bool { return yield(c, nil) }
 	r.send(stream.TypeWorkflowStart, stream.FromWorkflow, map[string]any{"workflowId": r.wf.cfg.ID})
 	// A run with storage is found again even if its first step never
@@ -198,8 +205,9 @@ func (r *Run) runStep(ctx context.Context, s *Step, key string, in json.RawMessa
 	}
 	res := &StepResult{Status: StatusRunning, Payload: in, StartedAt: nowMillis()}
 	if prior != nil && resumeData != nil {
+		// As Mastra: the record keeps its start, and the suspension's
+		// payload and time give way to the resume's.
 		res.StartedAt, res.ResumePayload, res.ResumedAt = prior.StartedAt, resumeData, nowMillis()
-		res.SuspendPayload, res.SuspendedAt = prior.SuspendPayload, prior.SuspendedAt
 	}
 	r.record(key, res)
 	callID := newID()
@@ -488,8 +496,7 @@ func (r *Run) runItem(ctx context.Context, s *Step, rec *StepResult, i int, in j
 	r.mu.Unlock()
 	inv := r.invocation(s, s.ID(), resumeData, prior)
 	if resumeData != nil {
-		item.ResumePayload, item.ResumedAt = resumeData, nowMillis()
-		item.SuspendPayload, item.SuspendedAt = prior.SuspendPayload, prior.SuspendedAt
+		item.StartedAt, item.ResumePayload, item.ResumedAt = prior.StartedAt, resumeData, nowMillis()
 	}
 	result, err := s.tool.Execute(withFrame(ctx, &frame{run: r, stepID: s.ID(), step: s}), in, inv)
 	r.mu.Lock()
@@ -645,18 +652,40 @@ func validate(s schema.Schema, raw json.RawMessage, what string) error {
 	return nil
 }
 
-// issueLines are "- <path>: <message>" lines ("root" for the value).
+// validateAbsent checks that s accepts no value at all (JavaScript's
+// undefined: a start without inputData), with validate's error. The
+// schema is checked as a required property of an object that lacks it,
+// which is how the schema package validates an absent value.
+func validateAbsent(s schema.Schema, what string) error {
+	js := s.JSONSchema()
+	if js == nil {
+		return nil
+	}
+	holder, err := schema.Compile(&jsonschema.Schema{Type: "object",
+		Properties: map[string]*jsonschema.Schema{"value": js}, Required: []string{"value"}})
+	if err != nil {
+		return nil // the schema compiled once already; nothing better to say
+	}
+	if _, issues := holder.Validate(map[string]any{}); len(issues) > 0 {
+		for i := range issues {
+			issues[i].Path = issues[i].Path[min(1, len(issues[i].Path)):]
+		}
+		e := newError("WORKFLOW_SCHEMA_VALIDATION_FAILED", "Invalid "+what+": \n"+issueLines(issues))
+		e.Type = what
+		return e
+	}
+	return nil
+}
+
+// issueLines are "- <path>: <message>" lines, as Mastra writes them (the
+// path joined with ".", empty for the value itself).
 func issueLines(issues []schema.Issue) string {
 	var b strings.Builder
 	for i, is := range issues {
 		if i > 0 {
 			b.WriteByte('\n')
 		}
-		path := strings.Join(is.Path, ".")
-		if path == "" {
-			path = "root"
-		}
-		b.WriteString("- " + path + ": " + is.Message)
+		b.WriteString("- " + strings.Join(is.Path, ".") + ": " + is.Message)
 	}
 	return b.String()
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"iter"
+	"slices"
 	"strings"
 
 	"github.com/gomastra/mastra/stream"
@@ -63,7 +64,7 @@ func (r *Run) prepareResume(ctx context.Context, opts ResumeOptions) error {
 			path = paths[0]
 		}
 		if !hasPath(paths, path) {
-			return newError("WORKFLOW_RESUME_STEP_NOT_SUSPENDED", `This workflow step "`+strings.Join(path, ".")+`" was not suspended. Available suspended steps: `+listPaths(paths))
+			return newError("WORKFLOW_RESUME_STEP_NOT_SUSPENDED", `This workflow step "`+path[0]+`" was not suspended. Available suspended steps: [`+strings.Join(suspendedIDs(paths), ", ")+`]`)
 		}
 		data, err := marshal(opts.Data)
 		if err != nil {
@@ -119,13 +120,24 @@ func (r *Run) persistClaimed(ctx context.Context) error {
 // suspended.
 var errNotSuspended = newError("WORKFLOW_RESUME_NOT_SUSPENDED", "This workflow run was not suspended")
 
-// listPaths renders suspended paths as Mastra does: [a], [b.c].
+// listPaths renders suspended paths as Mastra does: [a], [b, c].
 func listPaths(paths [][]string) string {
 	parts := make([]string, len(paths))
 	for i, p := range paths {
-		parts[i] = "[" + strings.Join(p, ".") + "]"
+		parts[i] = "[" + strings.Join(p, ", ") + "]"
 	}
 	return strings.Join(parts, ", ")
+}
+
+// suspendedIDs are the top-level ids of suspended paths, once each.
+func suspendedIDs(paths [][]string) []string {
+	var ids []string
+	for _, p := range paths {
+		if !slices.Contains(ids, p[0]) {
+			ids = append(ids, p[0])
+		}
+	}
+	return ids
 }
 
 func hasPath(paths [][]string, p []string) bool {

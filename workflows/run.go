@@ -1,15 +1,18 @@
 package workflows
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"iter"
+	"reflect"
 	"strconv"
 	"sync"
 	"time"
 
+	"github.com/gomastra/mastra/schema"
 	"github.com/gomastra/mastra/storage"
 	"github.com/gomastra/mastra/stream"
 	"github.com/gomastra/mastra/tools"
@@ -24,8 +27,9 @@ const (
 	StatusCanceled  = "canceled"
 )
 
-// StepResult is one step's record in a run (Mastra's step result), in
-// Mastra's key order.
+// StepResult is one step's record in a run (Mastra's step result). Its
+// own JSON is the form gomastra's snapshots store; Result and Snapshot
+// show it as Mastra does (see public).
 type StepResult struct {
 	StartedAt      int64           `json:"startedAt"`
 	Status         string          `json:"status"`
@@ -41,10 +45,52 @@ type StepResult struct {
 	Metadata map[string]any `json:"metadata,omitempty"`
 	// Items are a foreach step's iterations, in the array's order.
 	Items []*StepResult `json:"items,omitempty"`
-	// ResumeSchema is a suspended step's resume schema (JSON text).
+	// ResumeSchema is a suspended step's resume schema (JSON text). It is
+	// kept in the run's snapshot (a workflow tool's suspension carries
+	// it) but is not part of Mastra's step result.
 	ResumeSchema string `json:"resumeSchema,omitempty"`
-	// SuspendedRunID is the nested run of a suspended nested workflow.
+	// SuspendedRunID is the nested run of a suspended nested workflow
+	// (kept in the snapshot only, as ResumeSchema).
 	SuspendedRunID string `json:"suspendedRunId,omitempty"`
+}
+
+// mastraStep is a step record as Mastra shows it, keys in its order:
+// payload, startedAt, status, then what the step's end added
+// (resumePayload and resumedAt for a resumed step, metadata, output or
+// error, suspendPayload and suspendedAt, endedAt).
+type mastraStep struct {
+	Payload        json.RawMessage `json:"payload,omitempty"`
+	StartedAt      int64           `json:"startedAt"`
+	Status         string          `json:"status"`
+	ResumePayload  json.RawMessage `json:"resumePayload,omitempty"`
+	ResumedAt      int64           `json:"resumedAt,omitempty"`
+	Metadata       map[string]any  `json:"metadata,omitempty"`
+	Output         json.RawMessage `json:"output,omitempty"`
+	Error          *ErrorInfo      `json:"error,omitempty"`
+	SuspendPayload json.RawMessage `json:"suspendPayload,omitempty"`
+	SuspendedAt    int64           `json:"suspendedAt,omitempty"`
+	EndedAt        int64           `json:"endedAt,omitempty"`
+	Items          []*mastraStep   `json:"items,omitempty"`
+}
+
+// public is the record as Mastra shows it (without the payload when
+// dropPayload).
+func (s *StepResult) public(dropPayload bool) *mastraStep {
+	m := &mastraStep{Payload: s.Payload, StartedAt: s.StartedAt, Status: s.Status, ResumePayload: s.ResumePayload,
+		ResumedAt: s.ResumedAt, Metadata: s.Metadata, Output: s.Output, Error: s.Error, SuspendPayload: s.SuspendPayload,
+		SuspendedAt: s.SuspendedAt, EndedAt: s.EndedAt}
+	if dropPayload {
+		m.Payload = nil
+	}
+	if len(s.Items) > 0 {
+		m.Items = make([]*mastraStep, len(s.Items))
+		for i, it := range s.Items {
+			if it != nil {
+				m.Items[i] = it.public(false)
+			}
+		}
+	}
+	return m
 }
 
 // Result is how a run ended (Mastra's run result). Its JSON has Mastra's
@@ -70,18 +116,60 @@ type Result struct {
 	RunID          string
 }
 
-// MarshalJSON encodes the result in Mastra's key order.
+// repeatedPayloads are the steps of the execution path whose payload is
+// the output of the step before them (the run's input for the first),
+// which Mastra's result leaves out of their records (fmtReturnValue):
+// the payload is there only where it says something.
+func (res *Result) repeatedPayloads() map[string]bool {
+	drop := map[string]bool{}
+	prev := res.Input
+	for _, id := range res.StepExecutionPath {
+		rec := res.Steps[id]
+		if rec == nil {
+			continue
+		}
+		if jsonEqual(rec.Payload, prev) {
+			drop[id] = true
+		}
+		if rec.Status == StatusSuccess {
+			prev = rec.Output
+		}
+	}
+	return drop
+}
+
+// jsonEqual reports whether two JSON texts hold equal values (absent
+// equals absent only).
+func jsonEqual(a, b json.RawMessage) bool {
+	if len(a) == 0 || len(b) == 0 {
+		return len(a) == len(b)
+	}
+	if bytes.Equal(a, b) {
+		return true
+	}
+	var va, vb any
+	if json.Unmarshal(a, &va) != nil || json.Unmarshal(b, &vb) != nil {
+		return false
+	}
+	return reflect.DeepEqual(va, vb)
+}
+
+// MarshalJSON encodes the result in Mastra's key order. Step records are
+// Mastra's: a record's payload is left out where it is the previous
+// step's output, and the resume schema a suspended step's snapshot keeps
+// is not shown.
 func (res *Result) MarshalJSON() ([]byte, error) {
 	b := []byte(`{"status":`)
 	b = appendJSON(b, res.Status)
 	b = append(b, `,"steps":{"input":`...)
 	b = append(b, orNull(res.Input)...)
+	drop := res.repeatedPayloads()
 	for _, k := range res.Order {
 		if rec, ok := res.Steps[k]; ok {
 			b = append(b, ',')
 			b = appendJSON(b, k)
 			b = append(b, ':')
-			b = appendJSON(b, rec)
+			b = appendJSON(b, rec.public(drop[k]))
 		}
 	}
 	b = append(b, `},"input":`...)
@@ -165,11 +253,17 @@ type Run struct {
 	state   *runState
 	version int64
 	created time.Time
+	// updated is when the run's state last moved on (its snapshot's
+	// timestamp).
+	updated    time.Time
+	resourceID string
 
 	rc     *tools.RequestContext
 	emitMu sync.Mutex
 	emit   func(stream.Chunk) bool
 	cancel context.CancelCauseFunc
+	// executing is set while execute runs the graph (cancel ends it).
+	executing bool
 	// lost is set when another process took the run over (a save found
 	// a newer version): this run then never writes its snapshot again.
 	lost bool
@@ -184,12 +278,18 @@ type RunOption func(*Run)
 // WithRunID sets the run's id (default: a new UUID).
 func WithRunID(id string) RunOption { return func(r *Run) { r.id = id } }
 
+// WithResourceID sets the resource the run belongs to (Mastra's
+// createRun({resourceId})): it is stored with the run's snapshot, so a
+// run loaded from storage keeps it.
+func WithResourceID(id string) RunOption { return func(r *Run) { r.resourceID = id } }
+
 // WithRequestContext gives the run's steps a request context.
 func WithRequestContext(rc *tools.RequestContext) RunOption { return func(r *Run) { r.rc = rc } }
 
 // CreateRun makes a run of the workflow, which must be committed.
 func (w *Workflow) CreateRun(opts ...RunOption) *Run {
-	r := &Run{wf: w, id: newID(), created: time.Now().UTC()}
+	now := time.Now().UTC()
+	r := &Run{wf: w, id: newID(), created: now, updated: now}
 	for _, o := range opts {
 		o(r)
 	}
@@ -203,6 +303,9 @@ func (w *Workflow) CreateRun(opts ...RunOption) *Run {
 // ID returns the run's id.
 func (r *Run) ID() string { return r.id }
 
+// ResourceID returns the resource the run belongs to ("" for none).
+func (r *Run) ResourceID() string { return r.resourceID }
+
 // store is where the workflow keeps snapshots.
 func (w *Workflow) store() storage.Runs {
 	if w.cfg.Storage != nil {
@@ -211,8 +314,29 @@ func (w *Workflow) store() storage.Runs {
 	return w.local
 }
 
+// runInputSchema is the schema a run's input is checked against before
+// anything runs: Config.InputSchema, else the input schema of the first
+// step when the first node hands the input to it as it is (a step, a
+// loop, the steps of a parallel node), as Mastra checks the input against
+// the workflow's own input schema.
+func (w *Workflow) runInputSchema() schema.Schema {
+	if w.cfg.InputSchema != nil {
+		return w.cfg.InputSchema
+	}
+	if len(w.nodes) == 0 || len(w.nodes[0].steps) == 0 {
+		return nil
+	}
+	switch w.nodes[0].kind {
+	case kindStep, kindParallel, kindDoWhile, kindDoUntil:
+		return w.nodes[0].steps[0].InputSchema()
+	}
+	return nil
+}
+
 // Start runs the workflow on input (with initialState, which may be nil)
-// to its end or its first suspension.
+// to its end or its first suspension. A nil input is no input at all
+// (Mastra's undefined): the input schema must accept that; pass
+// json.RawMessage("null") for a JSON null.
 func (r *Run) Start(ctx context.Context, input, initialState any) (*Result, error) {
 	return r.drain(r.Stream(ctx, input, initialState))
 }
@@ -225,8 +349,12 @@ func (r *Run) Stream(ctx context.Context, input, initialState any) iter.Seq2[str
 			return
 		}
 		in, err := marshal(input)
-		if err == nil && r.wf.cfg.InputSchema != nil {
-			err = validate(r.wf.cfg.InputSchema, in, "input data")
+		if s := r.wf.runInputSchema(); err == nil && s != nil {
+			if input == nil {
+				err = validateAbsent(s, "input data")
+			} else {
+				err = validate(s, in, "input data")
+			}
 		}
 		var st json.RawMessage
 		if err == nil && initialState != nil {
@@ -247,15 +375,33 @@ func (r *Run) Stream(ctx context.Context, input, initialState any) iter.Seq2[str
 	}
 }
 
-// Cancel cancels the run: its steps' contexts end, and it ends with
-// status canceled.
-func (r *Run) Cancel() {
+// Cancel cancels the run (Mastra's run.cancel()). A run executing in
+// this process stops: its steps' contexts end, and it ends with status
+// canceled. A run that is not executing here but could go on (suspended,
+// loaded from storage, or not started yet) is marked canceled at once
+// and its snapshot removed from storage, so that it can no longer be
+// resumed. A run that has ended stays as it ended.
+func (r *Run) Cancel() { _ = r.CancelContext(context.Background()) }
+
+// CancelContext is Cancel, returning the error of removing a canceled
+// run's snapshot from storage.
+func (r *Run) CancelContext(ctx context.Context) error {
 	r.mu.Lock()
-	cancel := r.cancel
-	r.mu.Unlock()
-	if cancel != nil {
+	if r.executing {
+		cancel := r.cancel
+		r.mu.Unlock()
 		cancel(errCanceled)
+		return nil
 	}
+	switch r.state.Status {
+	case "", StatusRunning, StatusSuspended:
+	default:
+		r.mu.Unlock()
+		return nil
+	}
+	r.state.Status, r.state.Suspended, r.state.Resume = StatusCanceled, nil, nil
+	r.mu.Unlock()
+	return r.persist(ctx)
 }
 
 var errCanceled = errors.New("workflows: run canceled")
@@ -333,6 +479,7 @@ func (r *Run) persist(ctx context.Context) error {
 	}
 	status := r.state.Status
 	version := r.version
+	r.updated = time.Now().UTC()
 	if status == StatusRunning && r.wf.cfg.Storage == nil {
 		r.mu.Unlock()
 		return nil
@@ -356,7 +503,7 @@ func (r *Run) persist(ctx context.Context) error {
 		r.mu.Unlock()
 		return nil
 	}
-	v, err := store.SaveRun(ctx, storage.Run{RunID: r.id, Kind: storage.KindWorkflow, Name: r.wf.cfg.ID, Status: status, Snapshot: raw, Version: version, CreatedAt: r.created})
+	v, err := store.SaveRun(ctx, storage.Run{RunID: r.id, Kind: storage.KindWorkflow, Name: r.wf.cfg.ID, ResourceID: r.resourceID, Status: status, Snapshot: raw, Version: version, CreatedAt: r.created})
 	if errors.Is(err, storage.ErrConflict) {
 		r.mu.Lock()
 		r.lost = true
@@ -390,7 +537,10 @@ func (w *Workflow) LoadRun(ctx context.Context, runID string, opts ...RunOption)
 		st.Steps = map[string]*StepResult{}
 	}
 	r := w.CreateRun(append([]RunOption{WithRunID(runID)}, opts...)...)
-	r.state, r.version, r.created = &st, stored.Version, stored.CreatedAt
+	r.state, r.version, r.created, r.updated = &st, stored.Version, stored.CreatedAt, stored.UpdatedAt
+	if r.resourceID == "" {
+		r.resourceID = stored.ResourceID
+	}
 	for k, v := range st.RequestContext {
 		if !r.rc.Has(k) {
 			_ = r.rc.Set(k, v)

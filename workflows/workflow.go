@@ -48,6 +48,7 @@ type Workflow struct {
 	committed bool
 	buildErr  error
 	local     storage.Runs
+	graphCache
 }
 
 // New returns an empty workflow.
@@ -178,7 +179,14 @@ func (w *Workflow) Foreach(step *Step, concurrency int) *Workflow {
 // Map turns the previous output (with the run's input, state and earlier
 // results) into the next step's input (Mastra's .map).
 func (w *Workflow) Map(fn func(ctx context.Context, m MapInput) (any, error)) *Workflow {
-	return w.add(&node{kind: kindMap, id: fmt.Sprintf("mapping_%d", len(w.nodes)), mapFn: fn})
+	maps := 0
+	for _, n := range w.nodes {
+		if n.kind == kindMap {
+			maps++
+		}
+	}
+	// Mastra's id for the workflow's n-th mapping (from 0).
+	return w.add(&node{kind: kindMap, id: fmt.Sprintf("mapping_%s_%d", w.cfg.ID, maps), mapFn: fn})
 }
 
 // Sleep waits d (or until the run's context ends); the previous output
