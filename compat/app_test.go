@@ -11,6 +11,7 @@ import (
 
 	"github.com/gomastra/mastra"
 	"github.com/gomastra/mastra/agent"
+	"github.com/gomastra/mastra/mcpserver"
 	"github.com/gomastra/mastra/model"
 	"github.com/gomastra/mastra/model/mock"
 	"github.com/gomastra/mastra/schema"
@@ -269,10 +270,12 @@ func flowsApp(t testing.TB) *mastra.Mastra {
 }
 
 // serve starts the Go server for m on 127.0.0.1 and returns its base URL
-// (without the /api prefix, as Mastra clients take it).
+// (without the /api prefix, as Mastra clients take it). Like Mastra's
+// server, it has the MCP registry routes; like the anchor, it registers
+// no MCP server.
 func serve(t testing.TB, m *mastra.Mastra) string {
 	t.Helper()
-	srv := server.New(m, server.Options{Logger: quiet})
+	srv := server.New(m, server.Options{Logger: quiet, Routes: mcpserver.Routes()})
 	ts := httptest.NewServer(srv)
 	t.Cleanup(func() {
 		ts.Close()

@@ -12,6 +12,7 @@ func TestNormalize(t *testing.T) {
 			`{"startedAt":"<time>","createdAt":"<time>","endedAt": "<time>"}`},
 		{"ISO strings anywhere", `{"x":["2026-11-30T03:41:22.624Z"]}`, `{"x":["<time>"]}`},
 		{"the epoch stays", `{"timestamp":"1970-01-01T00:00:00.000Z"}`, `{"timestamp":"1970-01-01T00:00:00.000Z"}`},
+		{"a snapshot's timestamp goes", `{"timestamp":1796001234567,"n":1}`, `{"timestamp":"<time>","n":1}`},
 		{"other keys and numbers stay", `{"at":5,"At":6,"format":2,"sum":5,"Xat":1}`, `{"at":5,"At":6,"format":2,"sum":5,"Xat":1}`},
 		{"key order stays", `{"b":1,"a":2}`, `{"b":1,"a":2}`},
 		{"upper-case hex is not an id", `"6A2D0E1C-434E-49E5-ACBB-12DD2C0C32EF"`, `"6A2D0E1C-434E-49E5-ACBB-12DD2C0C32EF"`},

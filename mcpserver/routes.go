@@ -62,7 +62,7 @@ func RoutesWith(opts RouteOptions, servers ...*Server) []server.Route {
 	}
 	base := prefix + "/mcp"
 	route := func(method, path string, h http.HandlerFunc) server.Route {
-		return server.Route{Method: method, Path: base + path, Handler: h}
+		return server.Route{Method: method, Path: base + path, Handler: h, Schema: routeSchema(method, "/mcp"+path)}
 	}
 	return []server.Route{
 		route(http.MethodGet, "/v0/servers", reg.listServers),

@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
@@ -220,5 +221,38 @@ func TestInfo(t *testing.T) {
 	}
 	if s.Name() != "My Server" || s.Version() != "1.2.3" || len(s.Tools()) != 11 {
 		t.Errorf("%s %s %d", s.Name(), s.Version(), len(s.Tools()))
+	}
+}
+
+// The routes bring Mastra's catalogue entries, which the API server's
+// /system/api-schema then lists.
+func TestRoutesListThemselvesInTheAPISchema(t *testing.T) {
+	routes := Routes()
+	described := 0
+	for _, rt := range routes {
+		if rt.Schema != nil {
+			described++
+		}
+	}
+	if described != 7 {
+		t.Fatalf("%d of %d routes carry a schema entry, want 7 (all but the transport)", described, len(routes))
+	}
+	h := server.New(mastra.New(mastra.Config{}), server.Options{Routes: routes})
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest("GET", "/api/system/api-schema", nil))
+	var cat struct {
+		Routes []struct{ Method, Path string } `json:"routes"`
+	}
+	if err := json.Unmarshal(rec.Body.Bytes(), &cat); err != nil {
+		t.Fatal(err)
+	}
+	found := map[string]bool{}
+	for _, r := range cat.Routes {
+		found[r.Method+" "+r.Path] = true
+	}
+	for _, want := range []string{"GET /tools", "GET /mcp/v0/servers", "GET /mcp/:serverId/tools", "POST /mcp/:serverId/tools/:toolId/execute"} {
+		if !found[want] {
+			t.Errorf("api-schema lacks %s", want)
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	_ "embed"
 	"net/http"
 )
@@ -17,7 +18,28 @@ import (
 //go:embed apischema.json
 var apiSchemaJSON []byte
 
+// apiSchemaWith is the catalogue with the custom routes' own entries
+// (Route.Schema) after the built-in ones.
+func apiSchemaWith(routes []Route) []byte {
+	var extra [][]byte
+	for _, rt := range routes {
+		if len(rt.Schema) > 0 {
+			extra = append(extra, rt.Schema)
+		}
+	}
+	if len(extra) == 0 {
+		return apiSchemaJSON
+	}
+	// apiSchemaJSON ends with the routes array's "]}".
+	b := append([]byte(nil), bytes.TrimRight(apiSchemaJSON, "\n")...)
+	b = b[:len(b)-2]
+	for _, e := range extra {
+		b = append(append(b, ','), e...)
+	}
+	return append(b, "]}"...)
+}
+
 // GET /system/api-schema.
 func (s *Server) apiSchema(w http.ResponseWriter, _ *http.Request) {
-	writeRawJSON(w, http.StatusOK, apiSchemaJSON)
+	writeRawJSON(w, http.StatusOK, s.schema)
 }

@@ -3,6 +3,7 @@ package server
 import (
 	"io"
 	"net/http"
+	"strings"
 	"testing"
 )
 
@@ -46,5 +47,22 @@ func TestCustomRoutesAndStudio(t *testing.T) {
 		if resp.StatusCode != c.status || string(body) != c.body {
 			t.Errorf("%s %s: %d %s, want %d %s", c.method, c.path, resp.StatusCode, body, c.status, c.body)
 		}
+	}
+}
+
+// The MCP transport's preflight allows the MCP headers and its answers
+// expose the session id; other routes keep Mastra's CORS headers.
+func TestCORSForTheMCPTransport(t *testing.T) {
+	f := newFixture(t)
+	resp, _ := f.do(t, "OPTIONS", "/api/mcp/weather/mcp", "")
+	if got := resp.Header.Get("Access-Control-Allow-Headers"); !strings.Contains(got, "Mcp-Session-Id") || !strings.Contains(got, "Mcp-Protocol-Version") {
+		t.Errorf("MCP preflight allows %q", got)
+	}
+	if got := resp.Header.Get("Access-Control-Expose-Headers"); !strings.Contains(got, "Mcp-Session-Id") {
+		t.Errorf("MCP exposes %q", got)
+	}
+	resp, _ = f.do(t, "OPTIONS", "/api/tools", "")
+	if got := resp.Header.Get("Access-Control-Allow-Headers"); got != "Content-Type,Authorization,A2A-Version,x-mastra-client-type,x-mastra-dev-playground" {
+		t.Errorf("API preflight allows %q", got)
 	}
 }

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"crypto/subtle"
+	"encoding/json"
 	"errors"
 	"html"
 	"log/slog"
@@ -71,6 +72,11 @@ type Options struct {
 type Route struct {
 	Method, Path string
 	Handler      http.Handler
+	// Schema, when set, is the route's entry in GET /system/api-schema
+	// (Mastra's route catalogue, which `mastra api … --schema` reads):
+	// one JSON object {method, path, responseType, …} as Mastra's
+	// catalogue describes the route, its path relative to the API prefix.
+	Schema json.RawMessage
 }
 
 // Server is an http.Handler serving Mastra's HTTP API over a registry:
@@ -98,6 +104,8 @@ type Server struct {
 	bgClosed bool
 
 	runs *runRegistry
+	// schema is GET /system/api-schema's answer.
+	schema []byte
 }
 
 // New returns the API handler for m. Its type, *Server, is an
@@ -122,7 +130,7 @@ func New(m *mastra.Mastra, opts Options) *Server {
 		log = m.Logger()
 	}
 	s := &Server{m: m, opts: opts, prefix: normalisePrefix(opts.APIPrefix), maxBody: opts.MaxBodyBytes, log: log,
-		runs: newRunRegistry(opts.MaxPendingRuns, opts.MaxFinishedRuns)}
+		runs: newRunRegistry(opts.MaxPendingRuns, opts.MaxFinishedRuns), schema: apiSchemaWith(opts.Routes)}
 	s.bg, s.bgCancel = context.WithCancel(context.Background())
 	s.routes()
 	return s
@@ -236,11 +244,23 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}()
 	h := w.Header()
 	h.Set("Access-Control-Allow-Origin", "*")
-	h.Set("Access-Control-Expose-Headers", "Content-Length,X-Requested-With")
+	// Mastra's CORS headers, plus, on the MCP transport, the headers a
+	// browser MCP client must send and read (Mastra omits them, so
+	// browser clients fail against it).
+	mcp := strings.HasPrefix(r.URL.Path, s.prefix+"/mcp/") && strings.HasSuffix(r.URL.Path, "/mcp")
+	if mcp {
+		h.Set("Access-Control-Expose-Headers", "Content-Length,X-Requested-With,Mcp-Session-Id")
+	} else {
+		h.Set("Access-Control-Expose-Headers", "Content-Length,X-Requested-With")
+	}
 	if r.Method == http.MethodOptions {
 		h.Set("Access-Control-Max-Age", "3600")
 		h.Set("Access-Control-Allow-Methods", "GET,POST,PUT,PATCH,DELETE,OPTIONS")
-		h.Set("Access-Control-Allow-Headers", "Content-Type,Authorization,A2A-Version,x-mastra-client-type,x-mastra-dev-playground")
+		allow := "Content-Type,Authorization,A2A-Version,x-mastra-client-type,x-mastra-dev-playground"
+		if mcp {
+			allow += ",Mcp-Session-Id,Mcp-Protocol-Version,Mcp-Method,Last-Event-ID"
+		}
+		h.Set("Access-Control-Allow-Headers", allow)
 		h.Add("Vary", "Access-Control-Request-Headers")
 		rw.WriteHeader(http.StatusNoContent)
 		return
