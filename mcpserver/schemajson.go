@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/gomastra/mastra/internal/jsjson"
+	"github.com/gomastra/mastra/internal/zodschema"
 	"github.com/gomastra/mastra/schema"
 	"github.com/gomastra/mastra/schema/compat"
 )
@@ -79,80 +80,29 @@ func formSchema(raw []byte) (*orderedObject, error) {
 	return obj, nil
 }
 
-// zodKeywordOrder ranks JSON Schema keywords in the order Zod 4's
-// toJSONSchema writes them; keywords it does not list keep their relative
-// order between the structural ones and the annotations.
-var zodKeywordOrder = func() map[string]int {
-	structural := []string{
-		"$schema", "$id", "$ref", "$comment", "type", "const", "enum",
-		"minLength", "maxLength", "format", "contentEncoding", "contentMediaType", "pattern",
-		"minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum", "multipleOf",
-		"minItems", "maxItems", "uniqueItems", "prefixItems", "items", "additionalItems",
-		"contains", "minContains", "maxContains",
-		"properties", "required", "additionalProperties", "patternProperties", "propertyNames",
-		"minProperties", "maxProperties", "dependentRequired", "dependentSchemas",
-		"anyOf", "oneOf", "allOf", "not", "if", "then", "else",
-	}
-	m := make(map[string]int, len(structural)+10)
-	for i, k := range structural {
-		m[k] = i
-	}
-	other := len(structural)
-	for i, k := range []string{"default", "title", "description", "examples", "deprecated", "readOnly", "writeOnly", "$defs", "definitions"} {
-		m[k] = other + 1 + i
-	}
-	m[""] = other
-	return m
-}()
-
-func keywordRank(k string) int {
-	if r, ok := zodKeywordOrder[k]; ok {
-		return r
-	}
-	return zodKeywordOrder[""]
-}
-
-// Keywords whose value holds sub-schemas.
-var (
-	schemaMapKeywords  = map[string]bool{"properties": true, "patternProperties": true, "$defs": true, "definitions": true, "dependentSchemas": true}
-	schemaListKeywords = map[string]bool{"anyOf": true, "oneOf": true, "allOf": true, "prefixItems": true, "items": true}
-	schemaOneKeywords  = map[string]bool{"items": true, "additionalProperties": true, "additionalItems": true, "contains": true,
-		"propertyNames": true, "not": true, "if": true, "then": true, "else": true, "unevaluatedItems": true, "unevaluatedProperties": true}
-)
-
-// reorderKeywords sorts every schema node's keywords by keywordRank
+// reorderKeywords puts every schema node's keywords in Zod's order
 // (stable), recursing into sub-schemas.
 func reorderKeywords(o *orderedObject) {
-	idx := make([]int, len(o.keys))
-	for i := range idx {
-		idx[i] = i
-	}
-	slices.SortStableFunc(idx, func(a, b int) int { return keywordRank(o.keys[a]) - keywordRank(o.keys[b]) })
-	keys, vals := make([]string, len(idx)), make([]any, len(idx))
-	for i, j := range idx {
-		keys[i], vals[i] = o.keys[j], o.vals[j]
-	}
-	o.keys, o.vals = keys, vals
+	zodschema.SortMembers(o.keys, o.vals)
 	for i, k := range o.keys {
-		switch v := o.vals[i].(type) {
-		case *orderedObject:
-			if schemaMapKeywords[k] {
-				for _, sub := range v.vals {
-					if so, ok := sub.(*orderedObject); ok {
-						reorderKeywords(so)
-					}
-				}
-			} else if schemaOneKeywords[k] {
-				reorderKeywords(v)
-			}
-		case []any:
-			if schemaListKeywords[k] {
-				for _, sub := range v {
-					if so, ok := sub.(*orderedObject); ok {
-						reorderKeywords(so)
-					}
+		v := o.vals[i]
+		obj, isObj := v.(*orderedObject)
+		list, isList := v.([]any)
+		switch zodschema.Holding(k, isObj, isList) {
+		case zodschema.HoldsMap:
+			for _, sub := range obj.vals {
+				if so, ok := sub.(*orderedObject); ok {
+					reorderKeywords(so)
 				}
 			}
+		case zodschema.HoldsList:
+			for _, sub := range list {
+				if so, ok := sub.(*orderedObject); ok {
+					reorderKeywords(so)
+				}
+			}
+		case zodschema.HoldsOne:
+			reorderKeywords(obj)
 		}
 	}
 }

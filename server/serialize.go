@@ -7,13 +7,13 @@ import (
 	"maps"
 	"runtime"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
 	"weak"
 
 	"github.com/gomastra/mastra/agent"
+	"github.com/gomastra/mastra/internal/zodschema"
 	"github.com/gomastra/mastra/schema"
 	"github.com/gomastra/mastra/schema/compat"
 	"github.com/gomastra/mastra/tools"
@@ -27,84 +27,30 @@ const (
 	draft07     = "http://json-schema.org/draft-07/schema#"
 )
 
-// schemaKeyOrder is the order in which Zod 4's toJSONSchema writes the
-// keywords of one schema node (the type first, then its type's keywords,
-// then metadata). Keywords not listed keep their relative order after the
-// listed structural ones and before the metadata.
-var schemaKeyOrder = func() map[string]int {
-	keys := []string{
-		"$schema", "$id", "$ref", "$comment", "type", "const", "enum",
-		"minLength", "maxLength", "format", "contentEncoding", "contentMediaType", "pattern",
-		"minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum", "multipleOf",
-		"minItems", "maxItems", "uniqueItems", "prefixItems", "items", "additionalItems",
-		"contains", "minContains", "maxContains",
-		"properties", "required", "additionalProperties", "patternProperties", "propertyNames",
-		"minProperties", "maxProperties", "dependentRequired", "dependentSchemas",
-		"anyOf", "oneOf", "allOf", "not", "if", "then", "else",
-	}
-	m := make(map[string]int, len(keys)+10)
-	for i, k := range keys {
-		m[k] = i
-	}
-	unknown := len(keys)
-	for i, k := range []string{"default", "title", "description", "examples", "deprecated", "readOnly", "writeOnly", "$defs", "definitions"} {
-		m[k] = unknown + 1 + i
-	}
-	m[""] = unknown // placeholder rank for keywords not listed
-	return m
-}()
-
-func schemaKeyRank(k string) int {
-	if r, ok := schemaKeyOrder[k]; ok {
-		return r
-	}
-	return schemaKeyOrder[""]
-}
-
-// subschemaMaps are keywords whose value is an object of schemas;
-// subschemaLists those whose value is an array of schemas; subschemaOne
-// those whose value is one schema.
-var (
-	subschemaMaps  = map[string]bool{"properties": true, "patternProperties": true, "$defs": true, "definitions": true, "dependentSchemas": true}
-	subschemaLists = map[string]bool{"anyOf": true, "oneOf": true, "allOf": true, "prefixItems": true}
-	subschemaOne   = map[string]bool{"items": true, "additionalProperties": true, "additionalItems": true, "contains": true,
-		"propertyNames": true, "not": true, "if": true, "then": true, "else": true, "unevaluatedItems": true, "unevaluatedProperties": true}
-)
-
 // reorderSchema puts every schema node's keywords in Zod's order.
 func reorderSchema(s *ordered) {
 	if s == nil || s.kind != 'o' {
 		return
 	}
-	idx := make([]int, len(s.keys))
-	for i := range idx {
-		idx[i] = i
-	}
-	sort.SliceStable(idx, func(a, b int) bool { return schemaKeyRank(s.keys[idx[a]]) < schemaKeyRank(s.keys[idx[b]]) })
-	keys := make([]string, len(idx))
-	vals := make([]*ordered, len(idx))
-	for i, j := range idx {
-		keys[i], vals[i] = s.keys[j], s.vals[j]
-	}
-	s.keys, s.vals = keys, vals
+	zodschema.SortMembers(s.keys, s.vals)
 	for i, k := range s.keys {
-		v := s.vals[i]
-		switch {
-		case subschemaMaps[k] && v.kind == 'o':
-			for _, sub := range v.vals {
-				reorderSchema(sub)
-			}
-		case subschemaLists[k] && v.kind == 'a':
-			for _, sub := range v.arr {
-				reorderSchema(sub)
-			}
-		case k == "items" && v.kind == 'a':
-			for _, sub := range v.arr {
-				reorderSchema(sub)
-			}
-		case subschemaOne[k]:
-			reorderSchema(v)
+		eachSubschema(k, s.vals[i], reorderSchema)
+	}
+}
+
+// eachSubschema calls f on the schemas v, the value of keyword k, holds.
+func eachSubschema(k string, v *ordered, f func(*ordered)) {
+	switch zodschema.Holding(k, v.kind == 'o', v.kind == 'a') {
+	case zodschema.HoldsMap:
+		for _, sub := range v.vals {
+			f(sub)
 		}
+	case zodschema.HoldsList:
+		for _, sub := range v.arr {
+			f(sub)
+		}
+	case zodschema.HoldsOne:
+		f(v)
 	}
 }
 
@@ -152,18 +98,7 @@ func toDraft07(s *ordered) {
 	tuple := s.get("prefixItems") != nil
 	for i, k := range s.keys {
 		v := s.vals[i]
-		switch {
-		case subschemaMaps[k] && v.kind == 'o':
-			for _, sub := range v.vals {
-				toDraft07(sub)
-			}
-		case subschemaLists[k] && v.kind == 'a':
-			for _, sub := range v.arr {
-				toDraft07(sub)
-			}
-		case subschemaOne[k]:
-			toDraft07(v)
-		}
+		eachSubschema(k, v, toDraft07)
 		switch {
 		case k == "$defs":
 			s.keys[i] = "definitions"

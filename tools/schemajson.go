@@ -5,11 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"sort"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/gomastra/mastra/internal/jsjson"
+	"github.com/gomastra/mastra/internal/zodschema"
 	"github.com/gomastra/mastra/schema"
 	"github.com/gomastra/mastra/schema/compat"
 )
@@ -97,77 +97,25 @@ func closeObjects(s *jsonschema.Schema, seen map[*jsonschema.Schema]bool) {
 	}
 }
 
-// zodKeyOrder ranks the keywords of one schema node as Zod 4's
-// toJSONSchema writes them: structural keywords in this order, keywords it
-// does not know after them, then metadata and definitions.
-var zodKeyOrder = func() map[string]int {
-	keys := []string{
-		"$schema", "$id", "$ref", "$comment", "type", "const", "enum",
-		"minLength", "maxLength", "format", "contentEncoding", "contentMediaType", "pattern",
-		"minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum", "multipleOf",
-		"minItems", "maxItems", "uniqueItems", "prefixItems", "items", "additionalItems",
-		"contains", "minContains", "maxContains",
-		"properties", "required", "additionalProperties", "patternProperties", "propertyNames",
-		"minProperties", "maxProperties", "dependencies", "dependentRequired", "dependentSchemas",
-		"anyOf", "oneOf", "allOf", "not", "if", "then", "else",
-	}
-	m := make(map[string]int, len(keys)+10)
-	for i, k := range keys {
-		m[k] = i
-	}
-	unknown := len(keys)
-	for i, k := range []string{"default", "title", "description", "examples", "deprecated", "readOnly", "writeOnly", "$defs", "definitions"} {
-		m[k] = unknown + 1 + i
-	}
-	m[""] = unknown
-	return m
-}()
-
-func zodRank(k string) int {
-	if r, ok := zodKeyOrder[k]; ok {
-		return r
-	}
-	return zodKeyOrder[""]
-}
-
-// Keywords whose value holds schemas: an object of them, a list of them,
-// or one.
-var (
-	schemaMaps  = map[string]bool{"properties": true, "patternProperties": true, "$defs": true, "definitions": true, "dependentSchemas": true, "dependencies": true}
-	schemaLists = map[string]bool{"anyOf": true, "oneOf": true, "allOf": true, "prefixItems": true, "items": true}
-	schemaOne   = map[string]bool{"items": true, "additionalProperties": true, "additionalItems": true, "contains": true,
-		"propertyNames": true, "not": true, "if": true, "then": true, "else": true, "unevaluatedItems": true, "unevaluatedProperties": true}
-)
-
 // zodOrder puts the keywords of n and of every schema below it in Zod's
 // order (member order of property maps is kept).
 func zodOrder(n *orderedJSON) {
 	if n == nil || n.kind != '{' {
 		return
 	}
-	idx := make([]int, len(n.keys))
-	for i := range idx {
-		idx[i] = i
-	}
-	sort.SliceStable(idx, func(a, b int) bool { return zodRank(n.keys[idx[a]]) < zodRank(n.keys[idx[b]]) })
-	keys := make([]string, len(idx))
-	vals := make([]*orderedJSON, len(idx))
-	for i, j := range idx {
-		keys[i], vals[i] = n.keys[j], n.vals[j]
-	}
-	n.keys, n.vals = keys, vals
+	zodschema.SortMembers(n.keys, n.vals)
 	for i, k := range n.keys {
 		v := n.vals[i]
-		switch {
-		case schemaMaps[k] && v.kind == '{':
+		switch zodschema.Holding(k, v.kind == '{', v.kind == '[') {
+		case zodschema.HoldsMap:
 			for _, sub := range v.vals {
 				zodOrder(sub)
 			}
-		case schemaLists[k] && v.kind == '[':
+		case zodschema.HoldsList:
 			for _, sub := range v.elems {
 				zodOrder(sub)
 			}
-		case schemaOne[k]:
+		case zodschema.HoldsOne:
 			zodOrder(v)
 		}
 	}
