@@ -15,6 +15,7 @@ import (
 
 	"github.com/gomastra/mastra"
 	"github.com/gomastra/mastra/internal/v8json"
+	"github.com/gomastra/mastra/internal/zodmsg"
 	"github.com/gomastra/mastra/server"
 	"github.com/gomastra/mastra/tools"
 )
@@ -191,7 +192,7 @@ func (reg *registry) readResource(w http.ResponseWriter, r *http.Request) {
 	}
 	var uri string
 	if raw, has := body["uri"]; !has || json.Unmarshal(raw, &uri) != nil {
-		writeIssues(w, "Invalid request body", []issue{{Field: "uri", Message: "Invalid input: expected string, received " + jsType(raw)}})
+		writeIssues(w, "Invalid request body", []issue{{Field: "uri", Message: "Invalid input: expected string, received " + zodmsg.TypeOf(raw)}})
 		return
 	}
 	writeError(w, http.StatusNotFound, "Resource '"+uri+"' not found on server '"+s.id+"'")
@@ -219,7 +220,7 @@ func (reg *registry) readObject(w http.ResponseWriter, r *http.Request) (map[str
 		if msg := v8Message(b); msg != "" {
 			writeIssues(w, "Invalid request body", []issue{{Field: "body", Message: msg}})
 		} else {
-			writeIssues(w, "Invalid request body", []issue{{Field: "root", Message: "Invalid input: expected object, received " + jsType(t)}})
+			writeIssues(w, "Invalid request body", []issue{{Field: "root", Message: "Invalid input: expected object, received " + zodmsg.TypeOf(t)}})
 		}
 		return nil, false
 	}
@@ -246,7 +247,7 @@ func requestContextFrom(raw json.RawMessage, resource string) (*tools.RequestCon
 	rc := tools.NewRequestContext(nil)
 	if t := bytes.TrimSpace(raw); len(t) > 0 && string(t) != "null" {
 		if t[0] != '{' || rc.UnmarshalJSON(t) != nil {
-			return nil, []issue{{Field: "requestContext", Message: "Invalid input: expected record, received " + jsType(t)}}
+			return nil, []issue{{Field: "requestContext", Message: "Invalid input: expected record, received " + zodmsg.TypeOf(t)}}
 		}
 	}
 	rc.Delete(tools.ResourceIDKey)
@@ -316,27 +317,6 @@ func coerceCount(s string) (int, string) {
 		return 0, "Too small: expected number to be >=0"
 	}
 	return int(v), ""
-}
-
-// jsType is the Zod name of a JSON value's type ("undefined" for none).
-func jsType(raw json.RawMessage) string {
-	t := bytes.TrimSpace(raw)
-	if len(t) == 0 {
-		return "undefined"
-	}
-	switch t[0] {
-	case '"':
-		return "string"
-	case '{':
-		return "object"
-	case '[':
-		return "array"
-	case 't', 'f':
-		return "boolean"
-	case 'n':
-		return "null"
-	}
-	return "number"
 }
 
 func orNull(raw json.RawMessage) json.RawMessage {

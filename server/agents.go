@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gomastra/mastra/agent"
+	"github.com/gomastra/mastra/internal/zodmsg"
 	"github.com/gomastra/mastra/model"
 	"github.com/gomastra/mastra/schema"
 	"github.com/gomastra/mastra/storage"
@@ -143,13 +144,13 @@ func (s *Server) runOptions(ctx context.Context, r *http.Request, a *agent.Agent
 	}
 	if raw, ok := v.f["providerOptions"]; ok {
 		var po model.ProviderOptions
-		if jsType(raw) != "object" || json.Unmarshal(raw, &po) != nil {
-			v.add("providerOptions", expected("record", raw))
+		if zodmsg.TypeOf(raw) != "object" || json.Unmarshal(raw, &po) != nil {
+			v.add("providerOptions", zodmsg.Expected("record", raw))
 		} else {
 			opts = append(opts, agent.WithProviderOptions(po))
 		}
 	}
-	if raw, ok := v.f["modelSettings"]; ok && jsType(raw) == "object" {
+	if raw, ok := v.f["modelSettings"]; ok && zodmsg.TypeOf(raw) == "object" {
 		var cs model.CallSettings
 		if err := json.Unmarshal(raw, &cs); err != nil {
 			v.issues = append(v.issues, decodeIssue("modelSettings", err))
@@ -217,7 +218,7 @@ func (v *validator) instructions(key string) (string, bool) {
 	var texts []string
 	var one func(json.RawMessage) bool
 	one = func(x json.RawMessage) bool {
-		switch jsType(x) {
+		switch zodmsg.TypeOf(x) {
 		case "string":
 			var s string
 			if json.Unmarshal(x, &s) != nil {
@@ -232,7 +233,7 @@ func (v *validator) instructions(key string) (string, bool) {
 			if json.Unmarshal(x, &m) != nil {
 				return false
 			}
-			if jsType(m.Content) == "string" {
+			if zodmsg.TypeOf(m.Content) == "string" {
 				return one(m.Content)
 			}
 			var parts []struct {
@@ -251,7 +252,7 @@ func (v *validator) instructions(key string) (string, bool) {
 				return false
 			}
 			for _, it := range items {
-				if jsType(it) == "array" || !one(it) {
+				if zodmsg.TypeOf(it) == "array" || !one(it) {
 					return false
 				}
 			}
@@ -273,7 +274,7 @@ func (v *validator) memory() (threadID, resourceID string, readOnly bool) {
 		return "", "", false
 	}
 	sub := &validator{f: m}
-	switch raw := m["thread"]; jsType(raw) {
+	switch raw := m["thread"]; zodmsg.TypeOf(raw) {
 	case "string":
 		_ = json.Unmarshal(raw, &threadID)
 	case "object":
@@ -302,7 +303,7 @@ func (v *validator) toolChoice() (model.ToolChoice, bool) {
 	if !ok {
 		return model.ToolChoice{}, false
 	}
-	switch jsType(raw) {
+	switch zodmsg.TypeOf(raw) {
 	case "string":
 		var s string
 		_ = json.Unmarshal(raw, &s)
@@ -327,7 +328,7 @@ func (v *validator) toolChoice() (model.ToolChoice, bool) {
 // string holding one, possibly wrapped by superjson ({"json": ...}) or by
 // the AI SDK's jsonSchema() ({"jsonSchema": ...}).
 func parseSchema(raw json.RawMessage) (schema.Schema, error) {
-	if jsType(raw) == "string" {
+	if zodmsg.TypeOf(raw) == "string" {
 		var s string
 		if err := json.Unmarshal(raw, &s); err != nil {
 			return nil, err
@@ -339,7 +340,7 @@ func parseSchema(raw json.RawMessage) (schema.Schema, error) {
 		return nil, errors.New("expected a JSON Schema object")
 	}
 	for _, wrapper := range []string{"json", "jsonSchema"} {
-		if inner, ok := m[wrapper]; ok && len(m) <= 2 && jsType(inner) == "object" {
+		if inner, ok := m[wrapper]; ok && len(m) <= 2 && zodmsg.TypeOf(inner) == "object" {
 			if _, isSchema := m["type"]; !isSchema {
 				return parseSchema(inner)
 			}
@@ -366,8 +367,8 @@ func (v *validator) clientTools() tools.Set {
 			Parameters   json.RawMessage `json:"parameters"`
 			OutputSchema json.RawMessage `json:"outputSchema"`
 		}
-		if jsType(raw) != "object" || json.Unmarshal(raw, &def) != nil {
-			v.add(field, expected("object", raw))
+		if zodmsg.TypeOf(raw) != "object" || json.Unmarshal(raw, &def) != nil {
+			v.add(field, zodmsg.Expected("object", raw))
 			continue
 		}
 		cfg := tools.DynamicConfig{ID: def.ID, Description: def.Description}
@@ -375,10 +376,10 @@ func (v *validator) clientTools() tools.Set {
 			cfg.ID = key
 		}
 		in := def.InputSchema
-		if len(in) == 0 || jsType(in) == "null" {
+		if len(in) == 0 || zodmsg.TypeOf(in) == "null" {
 			in = def.Parameters
 		}
-		if len(in) > 0 && jsType(in) != "null" {
+		if len(in) > 0 && zodmsg.TypeOf(in) != "null" {
 			s, err := parseSchema(in)
 			if err != nil {
 				v.add(field+".inputSchema", "Invalid JSON Schema: "+err.Error())
@@ -386,7 +387,7 @@ func (v *validator) clientTools() tools.Set {
 			}
 			cfg.InputSchema = s
 		}
-		if len(def.OutputSchema) > 0 && jsType(def.OutputSchema) != "null" {
+		if len(def.OutputSchema) > 0 && zodmsg.TypeOf(def.OutputSchema) != "null" {
 			s, err := parseSchema(def.OutputSchema)
 			if err != nil {
 				v.add(field+".outputSchema", "Invalid JSON Schema: "+err.Error())
@@ -411,8 +412,8 @@ func (v *validator) clientTools() tools.Set {
 func (v *validator) structuredOutput() (agent.StructuredOutput, bool) {
 	if m, ok := v.object("structuredOutput"); ok {
 		raw, has := m["schema"]
-		if !has || jsType(raw) != "object" {
-			v.add("structuredOutput.schema", expected("object", raw))
+		if !has || zodmsg.TypeOf(raw) != "object" {
+			v.add("structuredOutput.schema", zodmsg.Expected("object", raw))
 			return agent.StructuredOutput{}, false
 		}
 		sch, err := parseSchema(raw)
@@ -447,7 +448,7 @@ func (v *validator) structuredOutput() (agent.StructuredOutput, bool) {
 		}
 		return so, len(sub.issues) == 0
 	}
-	if raw, ok := v.f["output"]; ok && jsType(raw) == "object" {
+	if raw, ok := v.f["output"]; ok && zodmsg.TypeOf(raw) == "object" {
 		sch, err := parseSchema(raw)
 		if err != nil {
 			v.add("output", "Invalid JSON Schema: "+err.Error())

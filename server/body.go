@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gomastra/mastra/internal/zodmsg"
 	"github.com/gomastra/mastra/tools"
 )
 
@@ -61,38 +62,12 @@ func parseFields(b []byte) (fields, error) {
 		if msg := v8SyntaxError(b); msg != "" {
 			return nil, invalidBody(issue{Field: "body", Message: msg})
 		}
-		return nil, invalidBody(issue{Field: "root", Message: "Invalid input: expected object, received " + jsType(t)})
+		return nil, invalidBody(issue{Field: "root", Message: "Invalid input: expected object, received " + zodmsg.TypeOf(t)})
 	}
 	if t[0] != '{' {
-		return nil, invalidBody(issue{Field: "root", Message: "Invalid input: expected object, received " + jsType(t)})
+		return nil, invalidBody(issue{Field: "root", Message: "Invalid input: expected object, received " + zodmsg.TypeOf(t)})
 	}
 	return f, nil
-}
-
-// jsType is the Zod name of a JSON value's type ("undefined" for none).
-func jsType(raw json.RawMessage) string {
-	t := bytes.TrimSpace(raw)
-	if len(t) == 0 {
-		return "undefined"
-	}
-	switch t[0] {
-	case '"':
-		return "string"
-	case '{':
-		return "object"
-	case '[':
-		return "array"
-	case 't', 'f':
-		return "boolean"
-	case 'n':
-		return "null"
-	}
-	return "number"
-}
-
-// expected is Zod's message for a value of the wrong type.
-func expected(want string, raw json.RawMessage) string {
-	return "Invalid input: expected " + want + ", received " + jsType(raw)
 }
 
 // validator collects the issues of one body.
@@ -120,13 +95,13 @@ func (v *validator) str(key string, required bool) (string, bool) {
 	raw, ok := v.f[key]
 	if !ok {
 		if required {
-			v.add(key, expected("string", nil))
+			v.add(key, zodmsg.Expected("string", nil))
 		}
 		return "", false
 	}
 	var s string
-	if jsType(raw) != "string" || json.Unmarshal(raw, &s) != nil {
-		v.add(key, expected("string", raw))
+	if zodmsg.TypeOf(raw) != "string" || json.Unmarshal(raw, &s) != nil {
+		v.add(key, zodmsg.Expected("string", raw))
 		return "", false
 	}
 	return s, true
@@ -137,13 +112,13 @@ func (v *validator) boolean(key string, required bool) (bool, bool) {
 	raw, ok := v.f[key]
 	if !ok {
 		if required {
-			v.add(key, expected("boolean", nil))
+			v.add(key, zodmsg.Expected("boolean", nil))
 		}
 		return false, false
 	}
 	var b bool
-	if jsType(raw) != "boolean" || json.Unmarshal(raw, &b) != nil {
-		v.add(key, expected("boolean", raw))
+	if zodmsg.TypeOf(raw) != "boolean" || json.Unmarshal(raw, &b) != nil {
+		v.add(key, zodmsg.Expected("boolean", raw))
 		return false, false
 	}
 	return b, true
@@ -156,8 +131,8 @@ func (v *validator) number(key string) (float64, bool) {
 		return 0, false
 	}
 	var n float64
-	if jsType(raw) != "number" || json.Unmarshal(raw, &n) != nil {
-		v.add(key, expected("number", raw))
+	if zodmsg.TypeOf(raw) != "number" || json.Unmarshal(raw, &n) != nil {
+		v.add(key, zodmsg.Expected("number", raw))
 		return 0, false
 	}
 	return n, true
@@ -170,8 +145,8 @@ func (v *validator) record(key string) (map[string]any, bool) {
 		return nil, false
 	}
 	var m map[string]any
-	if jsType(raw) != "object" || json.Unmarshal(raw, &m) != nil {
-		v.add(key, expected("record", raw))
+	if zodmsg.TypeOf(raw) != "object" || json.Unmarshal(raw, &m) != nil {
+		v.add(key, zodmsg.Expected("record", raw))
 		return nil, false
 	}
 	return m, true
@@ -184,8 +159,8 @@ func (v *validator) object(key string) (fields, bool) {
 		return nil, false
 	}
 	var m fields
-	if jsType(raw) != "object" || json.Unmarshal(raw, &m) != nil {
-		v.add(key, expected("object", raw))
+	if zodmsg.TypeOf(raw) != "object" || json.Unmarshal(raw, &m) != nil {
+		v.add(key, zodmsg.Expected("object", raw))
 		return nil, false
 	}
 	return m, true
@@ -197,21 +172,21 @@ func (v *validator) strings(key string) ([]string, bool) {
 	if !ok {
 		return nil, false
 	}
-	if jsType(raw) != "array" {
-		v.add(key, expected("array", raw))
+	if zodmsg.TypeOf(raw) != "array" {
+		v.add(key, zodmsg.Expected("array", raw))
 		return nil, false
 	}
 	var items []json.RawMessage
 	if json.Unmarshal(raw, &items) != nil {
-		v.add(key, expected("array", raw))
+		v.add(key, zodmsg.Expected("array", raw))
 		return nil, false
 	}
 	out := make([]string, 0, len(items))
 	good := true
 	for i, it := range items {
 		var s string
-		if jsType(it) != "string" || json.Unmarshal(it, &s) != nil {
-			v.add(key+"."+strconv.Itoa(i), expected("string", it))
+		if zodmsg.TypeOf(it) != "string" || json.Unmarshal(it, &s) != nil {
+			v.add(key+"."+strconv.Itoa(i), zodmsg.Expected("string", it))
 			good = false
 			continue
 		}

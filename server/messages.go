@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gomastra/mastra/internal/zodmsg"
 	"github.com/gomastra/mastra/model"
 )
 
@@ -21,7 +22,7 @@ import (
 // "json"|"text", value}, as the AI SDK converts it). Errors name the
 // element ("messages.2").
 func parseMessages(field string, raw json.RawMessage) (any, *issue) {
-	switch jsType(raw) {
+	switch zodmsg.TypeOf(raw) {
 	case "string":
 		var s string
 		if err := json.Unmarshal(raw, &s); err != nil {
@@ -45,7 +46,7 @@ func parseMessages(field string, raw json.RawMessage) (any, *issue) {
 func parseMessageList(field string, raw json.RawMessage) ([]model.Message, *issue) {
 	var items []json.RawMessage
 	if err := json.Unmarshal(raw, &items); err != nil {
-		return nil, &issue{Field: field, Message: expected("array", raw)}
+		return nil, &issue{Field: field, Message: zodmsg.Expected("array", raw)}
 	}
 	msgs := make([]model.Message, 0, len(items))
 	for i, it := range items {
@@ -65,7 +66,7 @@ type messageError string
 func (e messageError) Error() string { return string(e) }
 
 func parseMessage(raw json.RawMessage) ([]model.Message, error) {
-	switch jsType(raw) {
+	switch zodmsg.TypeOf(raw) {
 	case "string":
 		var s string
 		if err := json.Unmarshal(raw, &s); err != nil {
@@ -74,7 +75,7 @@ func parseMessage(raw json.RawMessage) ([]model.Message, error) {
 		return []model.Message{model.UserText(s)}, nil
 	case "object":
 	default:
-		return nil, messageError(expected("object", raw))
+		return nil, messageError(zodmsg.Expected("object", raw))
 	}
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &m); err != nil {
@@ -84,14 +85,14 @@ func parseMessage(raw json.RawMessage) ([]model.Message, error) {
 	// AI SDK v4 adds) or a message in Mastra's stored format ({role,
 	// content: {format: 2, parts}}) is read from its parts.
 	parts, isUI := m["parts"]
-	if jsType(m["content"]) == "array" || jsType(parts) != "array" {
+	if zodmsg.TypeOf(m["content"]) == "array" || zodmsg.TypeOf(parts) != "array" {
 		isUI = false
 	}
-	if c := m["content"]; jsType(c) == "object" {
+	if c := m["content"]; zodmsg.TypeOf(c) == "object" {
 		var stored struct {
 			Parts json.RawMessage `json:"parts"`
 		}
-		if json.Unmarshal(c, &stored) == nil && jsType(stored.Parts) == "array" {
+		if json.Unmarshal(c, &stored) == nil && zodmsg.TypeOf(stored.Parts) == "array" {
 			parts, isUI = stored.Parts, true
 		}
 	}
@@ -102,7 +103,7 @@ func parseMessage(raw json.RawMessage) ([]model.Message, error) {
 	if _, ok := m["content"]; !ok {
 		m["content"] = json.RawMessage(`""`)
 	}
-	if jsType(m["content"]) == "array" {
+	if zodmsg.TypeOf(m["content"]) == "array" {
 		m["content"] = normaliseParts(m["content"])
 	}
 	delete(m, "parts")
@@ -173,20 +174,20 @@ func uiMessages(role model.Role, raw json.RawMessage) []model.Message {
 		content, results = nil, nil
 	}
 	call := func(id, name string, input json.RawMessage) {
-		if len(input) == 0 || jsType(input) == "null" {
+		if len(input) == 0 || zodmsg.TypeOf(input) == "null" {
 			input = json.RawMessage(`{}`)
 		}
 		content = append(content, model.ToolCall(id, name, input))
 	}
 	result := func(id, name string, input json.RawMessage, output model.ToolResultOutput) {
-		if jsType(input) == "null" {
+		if zodmsg.TypeOf(input) == "null" {
 			input = nil
 		}
 		results = append(results, model.ToolResultPart{ToolCallID: id, ToolName: name, Output: output, Input: input})
 	}
 	for _, rp := range parts {
 		var p uiPart
-		if jsType(rp) != "object" || json.Unmarshal(rp, &p) != nil {
+		if zodmsg.TypeOf(rp) != "object" || json.Unmarshal(rp, &p) != nil {
 			continue
 		}
 		tool := role == model.RoleAssistant
@@ -235,7 +236,7 @@ func uiMessages(role model.Role, raw json.RawMessage) []model.Message {
 // resultOutput is the model output of a tool's result value, as the AI
 // SDK makes it: {type: "text"} for a string, else {type: "json"}.
 func resultOutput(res json.RawMessage) model.ToolResultOutput {
-	if jsType(res) == "string" {
+	if zodmsg.TypeOf(res) == "string" {
 		var s string
 		if json.Unmarshal(res, &s) == nil {
 			return model.TextOutput(s)
@@ -272,7 +273,7 @@ func normaliseParts(raw json.RawMessage) json.RawMessage {
 			if _, ok := p["output"]; !ok {
 				if res, ok := p["result"]; ok {
 					kind := "json"
-					if jsType(res) == "string" {
+					if zodmsg.TypeOf(res) == "string" {
 						kind = "text"
 					}
 					out, err := json.Marshal(map[string]json.RawMessage{"type": json.RawMessage(`"` + kind + `"`), "value": res})

@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/gomastra/mastra/agent"
+	"github.com/gomastra/mastra/internal/zodmsg"
 	"github.com/gomastra/mastra/tools"
 )
 
@@ -178,7 +179,7 @@ func falsy(raw json.RawMessage) bool {
 	case "null", "false", `""`, "0", "-0":
 		return true
 	}
-	if jsType(raw) == "number" {
+	if zodmsg.TypeOf(raw) == "number" {
 		var f float64
 		if json.Unmarshal(raw, &f) == nil && f == 0 {
 			return true

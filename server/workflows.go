@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/gomastra/mastra/internal/uuid"
+	"github.com/gomastra/mastra/internal/zodmsg"
 	"github.com/gomastra/mastra/storage"
 	"github.com/gomastra/mastra/stream"
 	"github.com/gomastra/mastra/workflows"
@@ -375,7 +376,7 @@ const (
 // decides).
 func (s *Server) startBody(r *http.Request, mode startMode) (*startRequest, error) {
 	if mode != startAny && r.URL.Query().Get("runId") == "" {
-		return nil, invalidQuery(issue{Field: "runId", Message: expected("string", nil)})
+		return nil, invalidQuery(issue{Field: "runId", Message: zodmsg.Expected("string", nil)})
 	}
 	wf, f, err := s.workflowAndBody(r)
 	if err != nil {
@@ -524,13 +525,13 @@ func (s *Server) resumeBody(r *http.Request) (*resumeRequest, error) {
 	}
 	runID := r.URL.Query().Get("runId")
 	if runID == "" {
-		return nil, invalidQuery(issue{Field: "runId", Message: expected("string", nil)})
+		return nil, invalidQuery(issue{Field: "runId", Message: zodmsg.Expected("string", nil)})
 	}
 	v := &validator{f: f}
 	rc := v.requestContext(authResource(r))
 	var opts workflows.ResumeOptions
 	if raw, ok := f["step"]; ok {
-		switch jsType(raw) {
+		switch zodmsg.TypeOf(raw) {
 		case "string":
 			var st string
 			_ = json.Unmarshal(raw, &st)
@@ -760,7 +761,7 @@ func runJSON(wf *workflows.Workflow, snap *workflows.Snapshot, fields []string) 
 		o.str("resourceId", snap.ResourceID)
 	}
 	o.str("createdAt", isoTime(snap.CreatedAt)).str("updatedAt", isoTime(snap.UpdatedAt)).str("status", snap.Status)
-	if st := snap.State(); len(st) > 0 && string(st) != "{}" && jsType(st) == "object" {
+	if st := snap.State(); len(st) > 0 && string(st) != "{}" && zodmsg.TypeOf(st) == "object" {
 		o.raw("initialState", st)
 	}
 	if res := snap.Result(); len(res) > 0 && want("result") {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gomastra/mastra/internal/jsjson"
 	"github.com/gomastra/mastra/internal/v8json"
+	"github.com/gomastra/mastra/internal/zodmsg"
 )
 
 // ChatRequest is the body a chat route reads: what the AI SDK's useChat
@@ -88,7 +89,7 @@ func ParseChatRequest(body []byte) (*ChatRequest, error) {
 		if !json.Valid(t) {
 			return nil, invalidBody(Issue{Field: "body", Message: syntaxMessage(body)})
 		}
-		return nil, invalidBody(Issue{Field: "root", Message: "Invalid input: expected object, received " + jsType(t)})
+		return nil, invalidBody(Issue{Field: "root", Message: "Invalid input: expected object, received " + zodmsg.TypeOf(t)})
 	}
 	v := &bodyReader{f: fields}
 	req := &ChatRequest{
@@ -102,15 +103,15 @@ func ParseChatRequest(body []byte) (*ChatRequest, error) {
 		v.add("trigger", `Invalid option: expected one of "submit-message"|"regenerate-message"`)
 	}
 	req.Messages = v.messages()
-	if raw, ok := fields["resumeData"]; ok && jsType(raw) != "null" {
+	if raw, ok := fields["resumeData"]; ok && zodmsg.TypeOf(raw) != "null" {
 		req.ResumeData = raw
 	}
 	req.Memory = v.memory()
 	req.RequestContext = v.record("requestContext")
-	if raw, ok := fields["maxSteps"]; ok && jsType(raw) != "null" {
+	if raw, ok := fields["maxSteps"]; ok && zodmsg.TypeOf(raw) != "null" {
 		var n float64
-		if jsType(raw) != "number" || json.Unmarshal(raw, &n) != nil {
-			v.add("maxSteps", expected("number", raw))
+		if zodmsg.TypeOf(raw) != "number" || json.Unmarshal(raw, &n) != nil {
+			v.add("maxSteps", zodmsg.Expected("number", raw))
 		} else if n < 1 || n != float64(int(n)) {
 			v.add("maxSteps", "Invalid input: expected a positive integer")
 		} else {
@@ -134,24 +135,24 @@ func (v *bodyReader) add(field, msg string) { v.issues = append(v.issues, Issue{
 // str reads an optional string (null counts as absent).
 func (v *bodyReader) str(key string) string {
 	raw, ok := v.f[key]
-	if !ok || jsType(raw) == "null" {
+	if !ok || zodmsg.TypeOf(raw) == "null" {
 		return ""
 	}
 	var s string
-	if jsType(raw) != "string" || json.Unmarshal(raw, &s) != nil {
-		v.add(key, expected("string", raw))
+	if zodmsg.TypeOf(raw) != "string" || json.Unmarshal(raw, &s) != nil {
+		v.add(key, zodmsg.Expected("string", raw))
 	}
 	return s
 }
 
 func (v *bodyReader) record(key string) map[string]any {
 	raw, ok := v.f[key]
-	if !ok || jsType(raw) == "null" {
+	if !ok || zodmsg.TypeOf(raw) == "null" {
 		return nil
 	}
 	var m map[string]any
-	if jsType(raw) != "object" || json.Unmarshal(raw, &m) != nil {
-		v.add(key, expected("record", raw))
+	if zodmsg.TypeOf(raw) != "object" || json.Unmarshal(raw, &m) != nil {
+		v.add(key, zodmsg.Expected("record", raw))
 		return nil
 	}
 	return m
@@ -166,15 +167,15 @@ func (v *bodyReader) messages() []UIMessage {
 		return nil
 	}
 	var items []json.RawMessage
-	if jsType(raw) != "array" || json.Unmarshal(raw, &items) != nil {
-		v.add("messages", expected("array", raw))
+	if zodmsg.TypeOf(raw) != "array" || json.Unmarshal(raw, &items) != nil {
+		v.add("messages", zodmsg.Expected("array", raw))
 		return nil
 	}
 	msgs := make([]UIMessage, 0, len(items))
 	for i, it := range items {
 		field := "messages." + strconv.Itoa(i)
-		if jsType(it) != "object" {
-			v.add(field, expected("object", it))
+		if zodmsg.TypeOf(it) != "object" {
+			v.add(field, zodmsg.Expected("object", it))
 			continue
 		}
 		var m UIMessage
@@ -201,19 +202,19 @@ func (v *bodyReader) messages() []UIMessage {
 // memory reads {thread: string | {id}, resource?}.
 func (v *bodyReader) memory() *ChatMemory {
 	raw, ok := v.f["memory"]
-	if !ok || jsType(raw) == "null" {
+	if !ok || zodmsg.TypeOf(raw) == "null" {
 		return nil
 	}
 	var m struct {
 		Thread   json.RawMessage `json:"thread"`
 		Resource json.RawMessage `json:"resource"`
 	}
-	if jsType(raw) != "object" || json.Unmarshal(raw, &m) != nil {
-		v.add("memory", expected("object", raw))
+	if zodmsg.TypeOf(raw) != "object" || json.Unmarshal(raw, &m) != nil {
+		v.add("memory", zodmsg.Expected("object", raw))
 		return nil
 	}
 	out := &ChatMemory{}
-	switch jsType(m.Thread) {
+	switch zodmsg.TypeOf(m.Thread) {
 	case "string":
 		_ = json.Unmarshal(m.Thread, &out.Thread)
 	case "object":
@@ -225,41 +226,16 @@ func (v *bodyReader) memory() *ChatMemory {
 		}
 		out.Thread = t.ID
 	default:
-		v.add("memory.thread", expected("string", m.Thread))
+		v.add("memory.thread", zodmsg.Expected("string", m.Thread))
 	}
-	switch jsType(m.Resource) {
+	switch zodmsg.TypeOf(m.Resource) {
 	case "undefined", "null":
 	case "string":
 		_ = json.Unmarshal(m.Resource, &out.Resource)
 	default:
-		v.add("memory.resource", expected("string", m.Resource))
+		v.add("memory.resource", zodmsg.Expected("string", m.Resource))
 	}
 	return out
-}
-
-// jsType is the Zod name of a JSON value's type ("undefined" for none).
-func jsType(raw json.RawMessage) string {
-	t := bytes.TrimSpace(raw)
-	if len(t) == 0 {
-		return "undefined"
-	}
-	switch t[0] {
-	case '"':
-		return "string"
-	case '{':
-		return "object"
-	case '[':
-		return "array"
-	case 't', 'f':
-		return "boolean"
-	case 'n':
-		return "null"
-	}
-	return "number"
-}
-
-func expected(want string, raw json.RawMessage) string {
-	return "Invalid input: expected " + want + ", received " + jsType(raw)
 }
 
 // v8Parser is JSON.parse as Node runs it, for its error messages; the
