@@ -22,8 +22,11 @@ func WithToolCallID(id string) Option { return func(o *runOptions) { o.toolCallI
 // the waiting call runs again from the top with resumeData (validated
 // against its resume schema), the step ends once none of its calls waits,
 // and the loop goes on, streaming from a fresh assistant message. A run
-// left "running" by a process that died is resumed the same way: calls
-// that had ended are not run again.
+// left "running" by a process that died is recovered by a resume with
+// nil resumeData: calls that had ended are not run again, and a call cut
+// short during its own resume runs again with the data it was resumed
+// with. A resume with data of a run stored as running is a conflict (the
+// run is being resumed, perhaps by a live process).
 //
 // Resumes of one run are serialised: a resume claims the run's current
 // snapshot, so of two concurrent resumes (in this process or another
@@ -129,6 +132,14 @@ func (a *Agent) resumeRun(ctx context.Context, runID string, req resumeRequest, 
 			snap.Pending.Calls[i].restore()
 		}
 	}
+	// A run stored as running is being resumed (or was, by a process
+	// that died): only a recovery (no resume data of its own) may take it
+	// up. A person's resume of it lost the race to the resume under way,
+	// which may still be alive — taking the run over would run its call
+	// twice.
+	if stored.Status == storage.RunRunning && (req.data != nil || req.approval != nil) {
+		return nil, nil, a.resumeConflict(req.method, runID, fmt.Errorf("run %s is running", runID))
+	}
 	o := a.options(append([]Option{WithRunID(runID)}, opts...))
 	target, err := a.resumeTarget(req.method, runID, o.toolCallID, stored, &snap)
 	if err != nil {
@@ -180,15 +191,7 @@ func (a *Agent) resumeRun(ctx context.Context, runID string, req resumeRequest, 
 // a resume that finished meanwhile deletes the run and its claims, and
 // must not let a late claim through.
 func (a *Agent) claim(ctx context.Context, store storage.Runs, stored *storage.Run, method string) error {
-	conflict := func(cause error) error {
-		if !errors.Is(cause, storage.ErrConflict) {
-			cause = fmt.Errorf("%w: %w", storage.ErrConflict, cause)
-		}
-		return &RunError{
-			Message: fmt.Sprintf("Agent %q %s() cannot resume run %q: another resume of it is under way or has finished.", a.cfg.Name, method, stored.RunID),
-			Domain:  "AGENT", Category: "USER", Code: "AGENT_RESUME_CONFLICT", Details: map[string]any{"runId": stored.RunID}, cause: cause,
-		}
-	}
+	conflict := func(cause error) error { return a.resumeConflict(method, stored.RunID, cause) }
 	key := "v" + strconv.FormatInt(stored.Version, 10)
 	if err := store.ClaimResume(ctx, stored.RunID, key, a.cfg.ID); err != nil {
 		// Not found: the run finished (and was deleted) since it was read.
@@ -205,6 +208,18 @@ func (a *Agent) claim(ctx context.Context, store storage.Runs, stored *storage.R
 		return conflict(fmt.Errorf("run %s moved on from version %d: %w", stored.RunID, stored.Version, storage.ErrConflict))
 	}
 	return nil
+}
+
+// resumeConflict is the error of a resume another resume got ahead of;
+// it wraps storage.ErrConflict.
+func (a *Agent) resumeConflict(method, runID string, cause error) error {
+	if !errors.Is(cause, storage.ErrConflict) {
+		cause = fmt.Errorf("%w: %w", storage.ErrConflict, cause)
+	}
+	return &RunError{
+		Message: fmt.Sprintf("Agent %q %s() cannot resume run %q: another resume of it is under way or has finished.", a.cfg.Name, method, runID),
+		Domain:  "AGENT", Category: "USER", Code: "AGENT_RESUME_CONFLICT", Details: map[string]any{"runId": runID}, cause: cause,
+	}
 }
 
 // resumeTarget is the waiting call a resume is for: the one named, else
