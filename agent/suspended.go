@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"iter"
 	"time"
@@ -163,4 +164,41 @@ func (a *Agent) SendToolApproval(ctx context.Context, ap ToolApproval, opts ...O
 		}
 	}
 	return runID, a.resumeStream(ctx, runID, req, withCall(opts, toolCallID)), nil
+}
+
+// FindRun looks one of the agent's runs up by id: nil when the agent has
+// no such run (or it has ended); otherwise its status (storage's
+// "suspended" or "running") and, for a suspended run, its thread,
+// resource and waiting calls. With storage the run is read by id;
+// without, the agent's runs in this process are scanned.
+func (a *Agent) FindRun(ctx context.Context, runID string) (*SuspendedRun, error) {
+	var f SuspendedRunsFilter
+	if st := a.cfg.Storage; st != nil {
+		stored, err := st.GetRun(ctx, runID)
+		if errors.Is(err, storage.ErrNotFound) {
+			return nil, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if stored.Kind != storage.KindAgent || stored.Name != a.ID() {
+			return nil, nil
+		}
+		if stored.Status != storage.RunSuspended {
+			return &SuspendedRun{RunID: runID, Status: stored.Status, ThreadID: stored.ThreadID, ResourceID: stored.ResourceID}, nil
+		}
+		f = SuspendedRunsFilter{ThreadID: stored.ThreadID, ResourceID: stored.ResourceID}
+	}
+	for _, list := range []func(context.Context, SuspendedRunsFilter) ([]SuspendedRun, int, error){a.ListSuspendedRuns, a.ListRunningRuns} {
+		runs, _, err := list(ctx, f)
+		if err != nil {
+			return nil, err
+		}
+		for i := range runs {
+			if runs[i].RunID == runID {
+				return &runs[i], nil
+			}
+		}
+	}
+	return nil, nil
 }

@@ -571,42 +571,6 @@ func resumeIDs(v *validator, toolCallRequired bool) (runID, toolCallID string, e
 	return runID, toolCallID, nil
 }
 
-// findRun looks an agent's run up: its status ("suspended", "running",
-// or "" when there is no such run) and, for a suspended run, its waiting
-// calls. With storage the run is read by id; without, the agent's
-// in-process runs are scanned.
-func findRun(ctx context.Context, a *agent.Agent, runID string) (string, *agent.SuspendedRun, error) {
-	var f agent.SuspendedRunsFilter
-	if st := a.Storage(); st != nil {
-		stored, err := st.GetRun(ctx, runID)
-		if errors.Is(err, storage.ErrNotFound) {
-			return "", nil, nil
-		}
-		if err != nil {
-			return "", nil, err
-		}
-		if stored.Kind != storage.KindAgent || stored.Name != a.ID() {
-			return "", nil, nil
-		}
-		if stored.Status != storage.RunSuspended {
-			return stored.Status, &agent.SuspendedRun{RunID: runID, Status: stored.Status, ThreadID: stored.ThreadID, ResourceID: stored.ResourceID}, nil
-		}
-		f = agent.SuspendedRunsFilter{ThreadID: stored.ThreadID, ResourceID: stored.ResourceID}
-	}
-	for _, list := range []func(context.Context, agent.SuspendedRunsFilter) ([]agent.SuspendedRun, int, error){a.ListSuspendedRuns, a.ListRunningRuns} {
-		runs, _, err := list(ctx, f)
-		if err != nil {
-			return "", nil, err
-		}
-		for i := range runs {
-			if runs[i].RunID == runID {
-				return runs[i].Status, &runs[i], nil
-			}
-		}
-	}
-	return "", nil, nil
-}
-
 // resumeConflict is the 409 of a resume of a run that is not waiting:
 // another resume of it is under way (it runs) or has just claimed it.
 func resumeConflict(a *agent.Agent, method, runID string) error {
@@ -623,7 +587,7 @@ func resumeConflict(a *agent.Agent, method, runID string) error {
 // (its AGENT_RESUME_NO_SNAPSHOT_FOUND, 404). It returns the tool call to
 // resume and whether the run was found waiting.
 func (s *Server) prepareResume(r *http.Request, a *agent.Agent, method, runID, toolCallID string) (string, bool, error) {
-	status, run, err := findRun(r.Context(), a, runID)
+	run, err := a.FindRun(r.Context(), runID)
 	if err != nil {
 		return "", false, err
 	}
@@ -633,7 +597,7 @@ func (s *Server) prepareResume(r *http.Request, a *agent.Agent, method, runID, t
 	if auth := authResource(r); auth != "" && run.ResourceID != auth {
 		return "", false, errorf(http.StatusForbidden, "Access denied: run belongs to a different resource")
 	}
-	if status != storage.RunSuspended {
+	if run.Status != storage.RunSuspended {
 		return "", false, resumeConflict(a, method, runID)
 	}
 	if toolCallID == "" && len(run.ToolCalls) > 0 {

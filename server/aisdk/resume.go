@@ -56,14 +56,14 @@ func resumeChunks(ctx context.Context, a *agent.Agent, runID, toolCallID string,
 // (AGENT_RESUME_NO_SNAPSHOT_FOUND). It returns the call to resume and
 // whether the run was found waiting for it.
 func prepareResume(ctx context.Context, a *agent.Agent, runID, toolCallID, resource string) (string, bool, error) {
-	status, run, err := findRun(ctx, a, runID)
+	run, err := a.FindRun(ctx, runID)
 	if err != nil || run == nil {
 		return toolCallID, false, err
 	}
 	if resource != "" && run.ResourceID != resource {
 		return "", false, &RequestError{Status: http.StatusForbidden, Message: "Access denied: run belongs to a different resource"}
 	}
-	if status != storage.RunSuspended {
+	if run.Status != storage.RunSuspended {
 		return "", false, resumeConflict(a, runID)
 	}
 	if toolCallID == "" && len(run.ToolCalls) > 0 {
@@ -74,42 +74,6 @@ func prepareResume(ctx context.Context, a *agent.Agent, runID, toolCallID, resou
 		waiting = waiting || c.ToolCallID == toolCallID
 	}
 	return toolCallID, waiting, nil
-}
-
-// findRun looks a run of the agent up: its status ("" when there is no
-// such run) and, for a suspended run, its waiting calls. With storage the
-// run is read by id; without, the agent's runs in this process are
-// scanned.
-func findRun(ctx context.Context, a *agent.Agent, runID string) (string, *agent.SuspendedRun, error) {
-	var f agent.SuspendedRunsFilter
-	if st := a.Storage(); st != nil {
-		stored, err := st.GetRun(ctx, runID)
-		if errors.Is(err, storage.ErrNotFound) {
-			return "", nil, nil
-		}
-		if err != nil {
-			return "", nil, err
-		}
-		if stored.Kind != storage.KindAgent || stored.Name != a.ID() {
-			return "", nil, nil
-		}
-		if stored.Status != storage.RunSuspended {
-			return stored.Status, &agent.SuspendedRun{RunID: runID, Status: stored.Status, ThreadID: stored.ThreadID, ResourceID: stored.ResourceID}, nil
-		}
-		f = agent.SuspendedRunsFilter{ThreadID: stored.ThreadID, ResourceID: stored.ResourceID}
-	}
-	for _, list := range []func(context.Context, agent.SuspendedRunsFilter) ([]agent.SuspendedRun, int, error){a.ListSuspendedRuns, a.ListRunningRuns} {
-		runs, _, err := list(ctx, f)
-		if err != nil {
-			return "", nil, err
-		}
-		for i := range runs {
-			if runs[i].RunID == runID {
-				return runs[i].Status, &runs[i], nil
-			}
-		}
-	}
-	return "", nil, nil
 }
 
 func resumeConflict(a *agent.Agent, runID string) error {
