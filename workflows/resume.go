@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/gomastra/mastra/storage"
 	"github.com/gomastra/mastra/stream"
 )
 
@@ -88,6 +89,12 @@ func (r *Run) prepareResume(ctx context.Context, opts ResumeOptions) error {
 	case StatusRunning:
 		if len(opts.Step) > 0 {
 			return errNotSuspended
+		}
+		// Only a recovery (no data) takes up a run stored as running: a
+		// resume with data lost the race to the resume under way, which
+		// may still be alive.
+		if opts.Data != nil {
+			return fmt.Errorf("workflows: %s: resuming run %s: it is being resumed: %w", r.wf.cfg.ID, r.id, storage.ErrConflict)
 		}
 	default:
 		return errNotSuspended
