@@ -186,26 +186,14 @@ func joinNonEmpty(parts ...string) string {
 	return strings.Join(keep, "\n")
 }
 
-// checkThreadOwner refuses a thread of another resource than the
-// authenticated one (403), as Mastra's validateThreadOwnership does. A
-// thread that does not exist yet is allowed (the run creates it for the
-// authenticated resource).
+// checkThreadOwner refuses (403) a thread of another resource than the
+// caller's; a thread that does not exist yet is the caller's to create.
 func checkThreadOwner(ctx context.Context, a *agent.Agent, threadID, resource string) error {
-	st := a.Storage()
-	if st == nil {
-		return nil
-	}
-	th, err := st.GetThread(ctx, threadID)
-	if errors.Is(err, storage.ErrNotFound) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	if th.ResourceID != "" && th.ResourceID != resource {
+	err := a.CheckThreadResource(ctx, threadID, resource)
+	if errors.Is(err, agent.ErrThreadOfAnotherResource) {
 		return errForbiddenThread
 	}
-	return nil
+	return err
 }
 
 // instructions reads a string, a list of strings, a system message

@@ -7,7 +7,6 @@ import (
 	"net/http"
 
 	"github.com/gomastra/mastra/agent"
-	"github.com/gomastra/mastra/storage"
 	"github.com/gomastra/mastra/stream"
 	"github.com/gomastra/mastra/tools"
 )
@@ -185,24 +184,14 @@ func requestContext(entries map[string]any, resource string) *tools.RequestConte
 
 var errForbiddenThread = &RequestError{Status: http.StatusForbidden, Message: "Access denied: thread belongs to a different resource"}
 
-// checkThreadOwner refuses a thread of another resource. A thread that
-// does not exist yet is the caller's to create.
+// checkThreadOwner refuses (403) a thread of another resource than the
+// caller's; a thread that does not exist yet is the caller's to create.
 func checkThreadOwner(ctx context.Context, a *agent.Agent, threadID, resource string) error {
-	st := a.Storage()
-	if st == nil {
-		return nil
-	}
-	th, err := st.GetThread(ctx, threadID)
-	if errors.Is(err, storage.ErrNotFound) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	if th.ResourceID != "" && th.ResourceID != resource {
+	err := a.CheckThreadResource(ctx, threadID, resource)
+	if errors.Is(err, agent.ErrThreadOfAnotherResource) {
 		return errForbiddenThread
 	}
-	return nil
+	return err
 }
 
 // threadHasMessages reports whether the agent's memory thread already
