@@ -164,6 +164,14 @@ func (p Part) MarshalJSON() ([]byte, error) {
 	w := wirePart{Type: p.Type, ProviderOptions: p.ProviderOptions}
 	switch p.Type {
 	case MessageText, MessageReasoning:
+		if len(p.ProviderOptions) == 0 {
+			// The common part, written directly: {"type":…,"text":…}.
+			b := append(make([]byte, 0, len(p.Text)+32), `{"type":`...)
+			b = appendJSON(b, p.Type)
+			b = append(b, `,"text":`...)
+			b = appendJSON(b, p.Text)
+			return append(b, '}'), nil
+		}
 		w.Text = &p.Text
 	case MessageImage:
 		w.Image, w.MediaType = p.Data, p.MediaType
@@ -246,22 +254,44 @@ type wireMessage struct {
 
 // MarshalJSON encodes {role, content, providerOptions?}; a system message's
 // content is its text.
+//
+// It writes the bytes itself (messages are encoded many times over in a
+// run's output): the same text encoding/json writes for the wireMessage
+// shape, without its reflection and re-validation.
 func (m Message) MarshalJSON() ([]byte, error) {
-	var content []byte
-	var err error
+	b := append(make([]byte, 0, 128), `{"role":`...)
+	b = appendJSON(b, string(m.Role))
+	b = append(b, `,"content":`...)
 	if m.Role == RoleSystem {
-		content, err = json.Marshal(m.TextContent())
+		b = appendJSON(b, m.TextContent())
 	} else {
-		parts := m.Content
-		if parts == nil {
-			parts = []Part{}
+		b = append(b, '[')
+		for i, p := range m.Content {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			pb, err := p.MarshalJSON()
+			if err != nil {
+				return nil, err
+			}
+			b = append(b, pb...)
 		}
-		content, err = json.Marshal(parts)
+		b = append(b, ']')
 	}
-	if err != nil {
-		return nil, err
+	if len(m.ProviderOptions) > 0 {
+		po, err := json.Marshal(m.ProviderOptions)
+		if err != nil {
+			return nil, err
+		}
+		b = append(append(b, `,"providerOptions":`...), po...)
 	}
-	return json.Marshal(wireMessage{Role: m.Role, Content: content, ProviderOptions: m.ProviderOptions})
+	return append(b, '}'), nil
+}
+
+// appendJSON appends s as encoding/json writes a string.
+func appendJSON(b []byte, s string) []byte {
+	q, _ := json.Marshal(s) // a string always encodes
+	return append(b, q...)
 }
 
 // UnmarshalJSON decodes a message; content may be a string (system and
