@@ -46,6 +46,9 @@ func buildCatalog(cfg *Config, log *slog.Logger) ([]*exposedTool, error) {
 		}
 		e, err := exposeTool(key, t)
 		if err != nil {
+			if skip(cfg, log, key, err) {
+				continue
+			}
 			return nil, err
 		}
 		out = append(out, e)
@@ -59,6 +62,9 @@ func buildCatalog(cfg *Config, log *slog.Logger) ([]*exposedTool, error) {
 		name := "ask_" + key
 		t, err := askTool(name, key, a)
 		if err != nil {
+			if skip(cfg, log, name, err) {
+				continue
+			}
 			return nil, err
 		}
 		if taken[name] {
@@ -81,6 +87,9 @@ func buildCatalog(cfg *Config, log *slog.Logger) ([]*exposedTool, error) {
 		name := "run_" + key
 		t, err := runTool(name, key, w)
 		if err != nil {
+			if skip(cfg, log, name, err) {
+				continue
+			}
 			return nil, err
 		}
 		if taken[name] {
@@ -99,6 +108,16 @@ func buildCatalog(cfg *Config, log *slog.Logger) ([]*exposedTool, error) {
 	}
 	log.Info(fmt.Sprintf("%d tools registered", len(out)))
 	return out, nil
+}
+
+// skip tells whether an entry that cannot be exposed is skipped
+// (Config.SkipUnservable), and warns when it is.
+func skip(cfg *Config, log *slog.Logger, name string, err error) bool {
+	if !cfg.SkipUnservable {
+		return false
+	}
+	log.Warn("mcpserver: not exposed", "tool", name, "err", err)
+	return true
 }
 
 // exposeTool describes t as the MCP tool name.

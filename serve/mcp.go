@@ -24,7 +24,7 @@ const DefaultMCPServerID = "mastra"
 // per-process key, so an answer must reach the process that asked).
 func mcpServerConfig(getenv func(string) string, log *slog.Logger) mcpserver.Config {
 	id := cmp.Or(getenv("MASTRA_MCP_ID"), DefaultMCPServerID)
-	cfg := mcpserver.Config{ID: id, Name: id, Version: "1.0.0", Logger: log}
+	cfg := mcpserver.Config{ID: id, Name: id, Version: "1.0.0", Logger: log, SkipUnservable: true}
 	if key := getenv("MASTRA_MCP_REQUEST_STATE_KEY"); key != "" {
 		cfg.RequestStateKey = []byte(key)
 	}
@@ -33,9 +33,8 @@ func mcpServerConfig(getenv func(string) string, log *slog.Logger) mcpserver.Con
 
 // mcpRoutes are the MCP routes of the API server: the registry as an MCP
 // server (streamable HTTP at /api/mcp/<id>/mcp, Mastra's registry and
-// tool routes) when it can be one, and Mastra's MCP registry routes
-// (listing no server) when it cannot — an agent or workflow without a
-// description, say, which the log then names.
+// tool routes; entries MCP cannot serve are skipped with a warning), and
+// Mastra's MCP registry routes listing no server when it cannot be one.
 func mcpRoutes(m *mastra.Mastra, getenv func(string) string, log *slog.Logger) ([]server.Route, func()) {
 	srv, err := mcpserver.FromMastra(m, mcpServerConfig(getenv, log))
 	if err != nil {
