@@ -49,15 +49,11 @@ func mcpRoutes(m *mastra.Mastra, getenv func(string) string, log *slog.Logger) (
 // closes stdin: what `mastra mcp` runs. Logs go to log (stderr), never to
 // stdout, which belongs to the protocol.
 func ServeMCP(ctx context.Context, cfg Config, getenv func(string) string, log *slog.Logger, build Build) error {
-	store, err := Open(ctx, cfg.StorageURL)
+	m, closeStore, err := openApp(ctx, cfg, getenv, log, build)
 	if err != nil {
 		return err
 	}
-	defer store.Close()
-	m, err := build(ctx, Env{Storage: store, Logger: log, Getenv: getenv})
-	if err != nil {
-		return fmt.Errorf("building the app: %w", err)
-	}
+	defer closeStore()
 	srv, err := mcpserver.FromMastra(m, mcpServerConfig(getenv, log))
 	if err != nil {
 		return fmt.Errorf("serving the app over MCP: %w", err)

@@ -140,15 +140,11 @@ func Command(args []string, getenv func(string) string, stderr io.Writer, build 
 // cfg.NoStudio, the dev studio at "/" — until ctx ends, then shuts down gracefully: no new connections,
 // in-flight requests get ShutdownGrace, suspended runs stay in storage.
 func Run(ctx context.Context, cfg Config, getenv func(string) string, log *slog.Logger, build Build) error {
-	store, err := Open(ctx, cfg.StorageURL)
+	m, closeStore, err := openApp(ctx, cfg, getenv, log, build)
 	if err != nil {
 		return err
 	}
-	defer store.Close()
-	m, err := build(ctx, Env{Storage: store, Logger: log, Getenv: getenv})
-	if err != nil {
-		return fmt.Errorf("building the app: %w", err)
-	}
+	defer closeStore()
 	if cfg.Recover {
 		done := recoverRuns(ctx, m, log)
 		defer done()
@@ -174,6 +170,21 @@ func Run(ctx context.Context, cfg Config, getenv func(string) string, log *slog.
 			}
 		},
 	})
+}
+
+// openApp opens the storage cfg names and builds the app on it;
+// closeStore closes the storage.
+func openApp(ctx context.Context, cfg Config, getenv func(string) string, log *slog.Logger, build Build) (m *mastra.Mastra, closeStore func(), err error) {
+	store, err := Open(ctx, cfg.StorageURL)
+	if err != nil {
+		return nil, nil, err
+	}
+	m, err = build(ctx, Env{Storage: store, Logger: log, Getenv: getenv})
+	if err != nil {
+		_ = store.Close()
+		return nil, nil, fmt.Errorf("building the app: %w", err)
+	}
+	return m, func() { _ = store.Close() }, nil
 }
 
 // recoverRuns finishes in the background the runs a dead process left
