@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"iter"
 	"maps"
+	"path"
 	"slices"
 	"strings"
 	"sync"
@@ -58,38 +59,88 @@ func (e *MissingKeyError) Error() string {
 }
 
 // UnknownProviderError is returned for an id whose provider the router
-// does not know.
+// does not know. When the provider is one gomastra ships, the message
+// names the package to import and the entries to register.
 type UnknownProviderError struct {
 	ID        string
 	Providers []string
 }
 
 func (e *UnknownProviderError) Error() string {
-	return fmt.Sprintf("model %q: unknown provider (known: %s)", e.ID, strings.Join(e.Providers, ", "))
+	known := "none"
+	if len(e.Providers) > 0 {
+		known = strings.Join(e.Providers, ", ")
+	}
+	msg := fmt.Sprintf("model %q: unknown provider (known: %s)", e.ID, known)
+	name, _, _ := strings.Cut(e.ID, "/")
+	if i := slices.IndexFunc(shippedProviders, func(s ShippedProvider) bool { return s.Name == name }); i >= 0 {
+		s := shippedProviders[i]
+		msg += fmt.Sprintf("; import %s and register %s.Providers()", s.Package, path.Base(s.Package))
+	}
+	return msg
 }
 
+// ShippedProvider is a provider gomastra ships: its name in model ids,
+// the package whose Providers function returns its router entry, and the
+// variable holding its API key ("" when it needs none).
+type ShippedProvider struct {
+	Name, Package, KeyEnv string
+}
+
+// shippedProviders are the providers gomastra ships, by name.
+var shippedProviders = []ShippedProvider{
+	{"anthropic", "github.com/gomastra/mastra/model/anthropic", "ANTHROPIC_API_KEY"},
+	{"deepseek", "github.com/gomastra/mastra/model/openai/chat", "DEEPSEEK_API_KEY"},
+	{"google", "github.com/gomastra/mastra/model/google", "GOOGLE_GENERATIVE_AI_API_KEY"},
+	{"groq", "github.com/gomastra/mastra/model/openai/chat", "GROQ_API_KEY"},
+	{"ollama", "github.com/gomastra/mastra/model/openai/chat", ""},
+	{"openai", "github.com/gomastra/mastra/model/openai", "OPENAI_API_KEY"},
+	{"openrouter", "github.com/gomastra/mastra/model/openai/chat", "OPENROUTER_API_KEY"},
+	{"xai", "github.com/gomastra/mastra/model/openai/chat", "XAI_API_KEY"},
+}
+
+// ShippedProviders lists the providers gomastra ships, by name. A router
+// knows only those registered with it.
+func ShippedProviders() []ShippedProvider { return slices.Clone(shippedProviders) }
+
 // Router resolves "provider/model" ids to models: Mastra's model router.
-// It is safe for concurrent use.
+// It knows the providers registered with it, and only those, so that a
+// program links only the provider packages it imports: each provider
+// package has a Providers function returning its entries, e.g.
+//
+//	r := model.NewRouter(os.Getenv, openai.Providers()...)
+//	r.Register(anthropic.Providers()...)
+//
+// (packages github.com/gomastra/mastra/model/openai and
+// github.com/gomastra/mastra/model/anthropic);
+// github.com/gomastra/mastra/model/providers.Default registers every
+// provider gomastra ships. It is safe for concurrent use.
 type Router struct {
 	getenv    func(string) string
 	mu        sync.RWMutex
 	providers map[string]Provider
 }
 
-// NewRouter returns an empty router reading the environment through getenv
-// (os.Getenv in programs, a map in tests).
-func NewRouter(getenv func(string) string) *Router {
+// NewRouter returns a router reading the environment through getenv
+// (os.Getenv in programs, a map in tests) with providers registered in
+// order (a later one replaces an earlier one of the same name).
+func NewRouter(getenv func(string) string, providers ...Provider) *Router {
 	if getenv == nil {
 		getenv = func(string) string { return "" }
 	}
-	return &Router{getenv: getenv, providers: map[string]Provider{}}
+	r := &Router{getenv: getenv, providers: map[string]Provider{}}
+	r.Register(providers...)
+	return r
 }
 
-// Register adds or replaces a provider.
-func (r *Router) Register(p Provider) {
+// Register adds providers in order, each replacing any registered
+// provider of the same name.
+func (r *Router) Register(providers ...Provider) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.providers[p.Name] = p
+	for _, p := range providers {
+		r.providers[p.Name] = p
+	}
 }
 
 // Providers lists the registered provider names, sorted.

@@ -67,3 +67,53 @@ func TestRouterResolve(t *testing.T) {
 		}
 	}
 }
+
+func TestNewRouterRegistersInOrder(t *testing.T) {
+	first := fakeProvider("openai", "", "", "https://first.invalid", true)
+	second := fakeProvider("openai", "", "", "https://second.invalid", true)
+	r := NewRouter(nil, first, fakeProvider("ollama", "", "", "", true), second)
+	if got := r.Providers(); len(got) != 2 || got[0] != "ollama" || got[1] != "openai" {
+		t.Errorf("providers %v", got)
+	}
+	m, err := r.ResolveID("openai/x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := m.(*fakeModel); f.url != "https://second.invalid" {
+		t.Errorf("the later entry must win: %+v", f)
+	}
+	r.Register(fakeProvider("a", "", "", "", true), fakeProvider("b", "", "", "", true))
+	if got := r.Providers(); len(got) != 4 {
+		t.Errorf("providers %v", got)
+	}
+}
+
+// The error for a provider gomastra ships but the router lacks says which
+// package to import and what to register.
+func TestUnknownProviderMessage(t *testing.T) {
+	r := NewRouter(nil, fakeProvider("openai", "", "", "", true))
+	for id, want := range map[string]string{
+		"anthropic/claude-sonnet-4-5": `model "anthropic/claude-sonnet-4-5": unknown provider (known: openai); import github.com/gomastra/mastra/model/anthropic and register anthropic.Providers()`,
+		"google/gemini-2.5-flash":     `model "google/gemini-2.5-flash": unknown provider (known: openai); import github.com/gomastra/mastra/model/google and register google.Providers()`,
+		"xai/grok-4":                  `model "xai/grok-4": unknown provider (known: openai); import github.com/gomastra/mastra/model/openai/chat and register chat.Providers()`,
+		"ollama/llama3.2":             `model "ollama/llama3.2": unknown provider (known: openai); import github.com/gomastra/mastra/model/openai/chat and register chat.Providers()`,
+		"acme/x":                      `model "acme/x": unknown provider (known: openai)`,
+	} {
+		_, err := r.ResolveID(id)
+		var unknown *UnknownProviderError
+		if !errors.As(err, &unknown) || err.Error() != want {
+			t.Errorf("%s:\n got %v\nwant %s", id, err, want)
+		}
+	}
+	_, err := NewRouter(nil).ResolveID("openai/gpt-5.6-sol")
+	if want := `model "openai/gpt-5.6-sol": unknown provider (known: none); import github.com/gomastra/mastra/model/openai and register openai.Providers()`; err == nil || err.Error() != want {
+		t.Errorf("empty router:\n got %v\nwant %s", err, want)
+	}
+	// The list is sorted by name, with packages of gomastra's model tree.
+	shipped := ShippedProviders()
+	for i, s := range shipped {
+		if !strings.HasPrefix(s.Package, "github.com/gomastra/mastra/model/") || i > 0 && shipped[i-1].Name >= s.Name {
+			t.Errorf("%d: %+v", i, s)
+		}
+	}
+}

@@ -77,13 +77,23 @@ func New(modelID string, cfg Config) (*Model, error) {
 	return &Model{modelID: modelID, client: sdk.NewClient(opts...)}, nil
 }
 
-// Constructor is New in the shape of the model router's constructors.
-func Constructor(modelID, apiKey, baseURL string, headers map[string]string) (model.LanguageModel, error) {
-	m, err := New(modelID, Config{APIKey: apiKey, BaseURL: baseURL, Headers: headers})
-	if err != nil {
-		return nil, err
-	}
-	return m, nil
+// Providers returns this package's entry for a [model.Router]:
+// "anthropic", keyed by ANTHROPIC_API_KEY, its base URL overridden by
+// ANTHROPIC_BASE_URL.
+//
+//	r := model.NewRouter(os.Getenv, anthropic.Providers()...)
+//	m, err := r.ResolveID("anthropic/claude-sonnet-4-5")
+func Providers() []model.Provider {
+	return []model.Provider{{
+		Name: "anthropic", APIKeyEnv: "ANTHROPIC_API_KEY", BaseURLEnv: "ANTHROPIC_BASE_URL",
+		New: func(modelID, apiKey, baseURL string, headers map[string]string) (model.LanguageModel, error) {
+			m, err := New(modelID, Config{APIKey: apiKey, BaseURL: baseURL, Headers: headers})
+			if err != nil {
+				return nil, err
+			}
+			return m, nil
+		},
+	}}
 }
 
 // Provider returns "anthropic.messages".

@@ -442,11 +442,18 @@ func TestStopEarlyAndCancel(t *testing.T) {
 	}
 }
 
-func TestNewAndConstructor(t *testing.T) {
+func TestNewAndProviders(t *testing.T) {
 	if _, err := New("", Config{}); err == nil {
 		t.Error("empty model id accepted")
 	}
-	lm, err := Constructor("claude-x", "k", "http://127.0.0.1:1", nil)
+	ps := Providers()
+	if len(ps) != 1 || ps[0].Name != "anthropic" || ps[0].APIKeyEnv != "ANTHROPIC_API_KEY" || ps[0].BaseURLEnv != "ANTHROPIC_BASE_URL" || ps[0].KeyOptional {
+		t.Fatalf("entries %+v", ps)
+	}
+	if lm, err := ps[0].New("", "k", "", nil); err == nil || lm != nil {
+		t.Errorf("empty model id: %v %v", lm, err)
+	}
+	lm, err := ps[0].New("claude-x", "k", "http://127.0.0.1:1", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -80,15 +80,23 @@ func New(modelID string, cfg Config) (*Model, error) {
 	return &Model{modelID: modelID, client: client}, nil
 }
 
-// Constructor has the shape of a provider router's constructor: it
-// returns New(modelID, Config{APIKey: apiKey, BaseURL: baseURL, Headers:
-// headers}).
-func Constructor(modelID, apiKey, baseURL string, headers map[string]string) (model.LanguageModel, error) {
-	m, err := New(modelID, Config{APIKey: apiKey, BaseURL: baseURL, Headers: headers})
-	if err != nil {
-		return nil, err
-	}
-	return m, nil
+// Providers returns this package's entry for a [model.Router]: "google",
+// keyed by GOOGLE_GENERATIVE_AI_API_KEY, its base URL overridden by
+// GOOGLE_GENERATIVE_AI_BASE_URL.
+//
+//	r := model.NewRouter(os.Getenv, google.Providers()...)
+//	m, err := r.ResolveID("google/gemini-2.5-flash")
+func Providers() []model.Provider {
+	return []model.Provider{{
+		Name: ProviderName, APIKeyEnv: "GOOGLE_GENERATIVE_AI_API_KEY", BaseURLEnv: "GOOGLE_GENERATIVE_AI_BASE_URL",
+		New: func(modelID, apiKey, baseURL string, headers map[string]string) (model.LanguageModel, error) {
+			m, err := New(modelID, Config{APIKey: apiKey, BaseURL: baseURL, Headers: headers})
+			if err != nil {
+				return nil, err
+			}
+			return m, nil
+		},
+	}}
 }
 
 // Provider returns "google.generative-ai".

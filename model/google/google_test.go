@@ -399,8 +399,15 @@ func TestSystemAfterUserIsAnError(t *testing.T) {
 	}
 }
 
-func TestConstructor(t *testing.T) {
-	lm, err := Constructor("gemini-2.5-pro", "test-key", "http://127.0.0.1:1", nil)
+func TestProviders(t *testing.T) {
+	ps := Providers()
+	if len(ps) != 1 || ps[0].Name != "google" || ps[0].APIKeyEnv != "GOOGLE_GENERATIVE_AI_API_KEY" || ps[0].BaseURLEnv != "GOOGLE_GENERATIVE_AI_BASE_URL" || ps[0].KeyOptional {
+		t.Fatalf("entries %+v", ps)
+	}
+	if lm, err := ps[0].New("", "k", "", nil); err == nil || lm != nil {
+		t.Errorf("empty model id: %v %v", lm, err)
+	}
+	lm, err := ps[0].New("gemini-2.5-pro", "test-key", "http://127.0.0.1:1", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

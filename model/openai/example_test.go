@@ -5,22 +5,31 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
 
 	"github.com/gomastra/mastra/model"
 	"github.com/gomastra/mastra/model/openai"
 )
 
-// ExampleNew talks to a local stand-in for an OpenAI-compatible server.
+// ExampleNew streams one answer from a local stand-in for the Responses
+// API.
 func ExampleNew() {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/event-stream")
-		fmt.Fprint(w, `data: {"id":"chatcmpl-1","object":"chat.completion.chunk","created":1735689600,"model":"llama3.2","choices":[{"index":0,"delta":{"role":"assistant","content":"Hi"},"finish_reason":null}]}`+"\n\n")
-		fmt.Fprint(w, `data: {"id":"chatcmpl-1","object":"chat.completion.chunk","created":1735689600,"model":"llama3.2","choices":[{"index":0,"delta":{"content":" there"},"finish_reason":"stop"}],"usage":{"prompt_tokens":5,"completion_tokens":2,"total_tokens":7}}`+"\n\n")
-		fmt.Fprint(w, "data: [DONE]\n\n")
+		for _, e := range []string{
+			`{"type":"response.created","sequence_number":0,"response":{"id":"resp_1","object":"response","created_at":1735689600,"status":"in_progress","model":"gpt-5.6-sol","output":[]}}`,
+			`{"type":"response.output_item.added","sequence_number":1,"output_index":0,"item":{"id":"msg_1","type":"message","status":"in_progress","content":[],"role":"assistant"}}`,
+			`{"type":"response.output_text.delta","sequence_number":2,"item_id":"msg_1","output_index":0,"content_index":0,"delta":"Hi"}`,
+			`{"type":"response.output_text.delta","sequence_number":3,"item_id":"msg_1","output_index":0,"content_index":0,"delta":" there"}`,
+			`{"type":"response.output_item.done","sequence_number":4,"output_index":0,"item":{"id":"msg_1","type":"message","status":"completed","content":[{"type":"output_text","text":"Hi there","annotations":[]}],"role":"assistant"}}`,
+			`{"type":"response.completed","sequence_number":5,"response":{"id":"resp_1","object":"response","created_at":1735689600,"status":"completed","model":"gpt-5.6-sol","output":[],"usage":{"input_tokens":5,"output_tokens":2,"total_tokens":7}}}`,
+		} {
+			fmt.Fprintf(w, "data: %s\n\n", e)
+		}
 	}))
 	defer srv.Close()
 
-	m, err := openai.New("llama3.2", openai.Config{BaseURL: srv.URL + "/v1", Provider: "ollama.chat"})
+	m, err := openai.New("gpt-5.6-sol", openai.Config{APIKey: "sk-test", BaseURL: srv.URL + "/v1"})
 	if err != nil {
 		panic(err)
 	}
@@ -47,4 +56,24 @@ func ExampleNew() {
 	// text-delta " there"
 	// text-end
 	// finish stop 7
+}
+
+// ExampleProviders registers OpenAI, and only OpenAI, with a model
+// router: a program links the providers it imports and no other.
+func ExampleProviders() {
+	r := model.NewRouter(os.Getenv, openai.Providers()...)
+
+	// The key would come from OPENAI_API_KEY; it is given here.
+	m, err := r.Resolve(model.ModelConfig{ID: "openai/gpt-5.6-sol", APIKey: "sk-test"})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(m.Provider(), m.ModelID())
+
+	// A provider the router lacks: the error says what to import.
+	_, err = r.ResolveID("anthropic/claude-sonnet-4-5")
+	fmt.Println(err)
+	// Output:
+	// openai.responses gpt-5.6-sol
+	// model "anthropic/claude-sonnet-4-5": unknown provider (known: openai); import github.com/gomastra/mastra/model/anthropic and register anthropic.Providers()
 }

@@ -1,165 +1,124 @@
-// Package openai is a [model.LanguageModel] for OpenAI's Chat Completions
-// and Responses APIs and any OpenAI-compatible endpoint (xAI, OpenRouter,
-// Groq, DeepSeek, Ollama, vLLM, …), built on the official SDK
-// (github.com/openai/openai-go/v3).
+// Package openai is a [model.LanguageModel] for OpenAI's Responses API
+// (POST /responses, streamed), built on the official SDK's responses
+// package. It ports the AI SDK's OpenAIResponsesLanguageModel
+// (@ai-sdk/openai): the same request mapping and the same stream part
+// order. [New] always speaks the Responses API, to OpenAI or to any server
+// that serves it (BaseURL).
 //
-// It ports the AI SDK's OpenAI provider (@ai-sdk/openai,
-// OpenAIChatLanguageModel and, in part, OpenAIResponsesLanguageModel): the
-// same request mapping and the same stream part order.
+// Chat Completions, for OpenAI and OpenAI-compatible servers (xAI,
+// OpenRouter, Groq, DeepSeek, Ollama, vLLM, …), is package
+// github.com/gomastra/mastra/model/openai/chat.
+//
+// This package never imports the SDK's root package
+// (github.com/openai/openai-go/v3), directly or through another package:
+// that package's initialisation registers every type of every OpenAI API,
+// which roughly doubles the size of a program using only the Responses
+// API. It uses the SDK's responses, option, shared and packages/*
+// packages only. Package chat, which needs the root package for Chat
+// Completions, is the one that links it.
+//
+// [Providers] returns this package's entry for a [model.Router]:
+//
+//	r := model.NewRouter(os.Getenv, openai.Providers()...)
+//	m, err := r.ResolveID("openai/gpt-5.6-sol") // OPENAI_API_KEY, OPENAI_BASE_URL
 package openai
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"iter"
 	"net/http"
-	"net/url"
-	"strings"
 
-	"github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/option"
-	"github.com/openai/openai-go/v3/packages/ssestream"
+	"github.com/openai/openai-go/v3/responses"
 
 	"github.com/gomastra/mastra/model"
+	"github.com/gomastra/mastra/model/openai/internal/core"
 )
 
-// DefaultBaseURL is OpenAI's API.
-const DefaultBaseURL = "https://api.openai.com/v1"
+// DefaultBaseURL is OpenAI's API, "https://api.openai.com/v1": a Config's
+// BaseURL when empty.
+const DefaultBaseURL = core.DefaultBaseURL
 
-// APIs a Model can speak.
-const (
-	APIChat      = "chat"
-	APIResponses = "responses"
-)
+// ProviderID is the default provider id of a Model.
+const ProviderID = "openai.responses"
 
-// Config configures a Model.
+// Config configures a model of this package or of package chat.
 type Config struct {
 	// APIKey is sent as a bearer token. Empty sends none (local servers
-	// such as Ollama need none).
+	// such as Ollama need none); the OPENAI_API_KEY environment variable
+	// is never read.
 	APIKey string
 	// BaseURL is the API's base URL, e.g. "https://api.x.ai/v1" or
-	// "http://127.0.0.1:11434/v1"; empty is OpenAI's.
+	// "http://127.0.0.1:11434/v1"; empty is OpenAI's (DefaultBaseURL).
+	// Requests to api.openai.com carry the OPENAI_ORG_ID and
+	// OPENAI_PROJECT_ID environment variables as the OpenAI-Organization
+	// and OpenAI-Project headers; requests to any other host never do.
 	BaseURL string
 	// Headers are extra HTTP headers sent with every request.
 	Headers map[string]string
-	// HTTPClient replaces the SDK's HTTP client.
+	// HTTPClient replaces the default HTTP client (http.DefaultTransport
+	// with a 10-minute timeout for a response's headers, not its body).
 	HTTPClient *http.Client
 	// MaxRetries is how often a failed request (connection error, 408,
-	// 409, 429, 5xx) is retried by the SDK, honouring Retry-After; nil is
-	// the SDK's default (2).
+	// 409, 429, 5xx) is retried, honouring Retry-After; nil is the SDK's
+	// default (2).
 	MaxRetries *int
-	// API is "chat" or "responses". Empty picks "responses" for
-	// api.openai.com (as the AI SDK does) and "chat" for any other base URL.
-	API string
-	// Provider is the reported provider id; default "openai.chat" or
-	// "openai.responses". Its part
+	// Provider is the reported provider id; empty is the package's default
+	// ("openai.responses" here, "openai.chat" in package chat). Its part
 	// before the first "." is also read as a providerOptions key (e.g.
-	// "xai.chat" reads providerOptions["xai"] as well as ["openai"]).
+	// "xai.responses" reads providerOptions["xai"] as well as ["openai"])
+	// and is the key of the ProviderMetadata the model reports.
 	Provider string
 }
 
-// Model is an OpenAI (or OpenAI-compatible) chat model. It is safe for
+// Error is an HTTP error response of the API, after the SDK's retries, as
+// the models of this package and of package chat return it. Its fields:
+// StatusCode (the HTTP status); Message, Type, Code and Param (the API's
+// error object's fields); API (the SDK's *responses.Error, with the
+// request and the response, which Error unwraps to).
+type Error = core.Error
+
+// Model is a model spoken to with the Responses API. It is safe for
 // concurrent use.
 type Model struct {
-	modelID  string
-	provider string
-	api      string
-	client   openai.Client
+	base   core.Base
+	client responses.ResponseService
 }
 
 var _ model.LanguageModel = (*Model)(nil)
 
-// New returns a model for modelID configured by cfg. It makes no request.
+// New returns the Responses API model modelID configured by cfg. It makes
+// no request.
 func New(modelID string, cfg Config) (*Model, error) {
-	if modelID == "" {
-		return nil, errors.New("openai: empty model id")
-	}
-	base := cfg.BaseURL
-	if base == "" {
-		base = DefaultBaseURL
-	}
-	u, err := url.Parse(base)
-	if err != nil || u.Scheme == "" || u.Host == "" {
-		return nil, fmt.Errorf("openai: invalid base URL %q", base)
-	}
-	isOpenAI := u.Hostname() == "api.openai.com"
-	api := cfg.API
-	switch api {
-	case "":
-		api = APIChat
-		if isOpenAI {
-			api = APIResponses
-		}
-	case APIChat, APIResponses:
-	default:
-		return nil, fmt.Errorf("openai: unknown API %q (want %q or %q)", cfg.API, APIChat, APIResponses)
-	}
-	opts := []option.RequestOption{
-		option.WithBaseURL(strings.TrimRight(base, "/") + "/"),
-		// Always set (even empty), so the SDK's OPENAI_API_KEY default
-		// never reaches another provider's endpoint.
-		option.WithAPIKey(cfg.APIKey),
-	}
-	if !isOpenAI {
-		// Nor the organization and project the SDK reads from
-		// OPENAI_ORG_ID / OPENAI_PROJECT_ID.
-		opts = append(opts, option.WithHeaderDel("OpenAI-Organization"), option.WithHeaderDel("OpenAI-Project"))
-	}
-	if cfg.HTTPClient != nil {
-		opts = append(opts, option.WithHTTPClient(cfg.HTTPClient))
-	}
-	if cfg.MaxRetries != nil {
-		opts = append(opts, option.WithMaxRetries(max(*cfg.MaxRetries, 0)))
-	}
-	for k, v := range cfg.Headers {
-		opts = append(opts, option.WithHeader(k, v))
-	}
-	provider := cfg.Provider
-	if provider == "" {
-		provider = "openai." + api
-	}
-	return &Model{modelID: modelID, provider: provider, api: api, client: openai.NewClient(opts...)}, nil
-}
-
-// Constructor makes a model for the model router: modelID at baseURL
-// (empty: OpenAI's, spoken to with the Responses API; any other base URL
-// with Chat Completions) with apiKey and extra headers.
-func Constructor(modelID string, apiKey, baseURL string, headers map[string]string) (model.LanguageModel, error) {
-	m, err := New(modelID, Config{APIKey: apiKey, BaseURL: baseURL, Headers: headers})
+	base, opts, err := core.Setup(modelID, core.Config(cfg), ProviderID)
 	if err != nil {
 		return nil, err
 	}
-	return m, nil
+	return &Model{base: base, client: responses.NewResponseService(opts...)}, nil
 }
 
-// Provider returns the provider id, e.g. "openai.chat".
-func (m *Model) Provider() string { return m.provider }
+// Providers returns this package's entry for a [model.Router]: "openai",
+// keyed by OPENAI_API_KEY, its base URL overridden by OPENAI_BASE_URL,
+// spoken to with the Responses API.
+func Providers() []model.Provider {
+	return []model.Provider{{
+		Name: "openai", APIKeyEnv: "OPENAI_API_KEY", BaseURLEnv: "OPENAI_BASE_URL",
+		New: func(modelID, apiKey, baseURL string, headers map[string]string) (model.LanguageModel, error) {
+			m, err := New(modelID, Config{APIKey: apiKey, BaseURL: baseURL, Headers: headers})
+			if err != nil {
+				return nil, err
+			}
+			return m, nil
+		},
+	}}
+}
+
+// Provider returns the provider id, e.g. "openai.responses".
+func (m *Model) Provider() string { return m.base.Provider() }
 
 // ModelID returns the model id.
-func (m *Model) ModelID() string { return m.modelID }
+func (m *Model) ModelID() string { return m.base.ModelID() }
 
-// optionKeys are the providerOptions keys the model reads, in increasing
-// precedence.
-func (m *Model) optionKeys() []string {
-	keys := []string{"openai"}
-	if name, _, _ := strings.Cut(m.provider, "."); name != "" && name != "openai" {
-		keys = append(keys, name)
-	}
-	return keys
-}
-
-// metadataKey is the ProviderMetadata key of the parts the model reports.
-func (m *Model) metadataKey() string {
-	name, _, _ := strings.Cut(m.provider, ".")
-	if name == "" {
-		return "openai"
-	}
-	return name
-}
-
-// Stream runs one streaming call (Chat Completions with
-// stream_options.include_usage, or Responses) and yields the AI SDK's
+// Stream runs one streaming Responses API call and yields the AI SDK's
 // stream parts.
 //
 // An HTTP error (after the SDK's retries) is yielded as an *Error; an
@@ -169,99 +128,16 @@ func (m *Model) Stream(ctx context.Context, req *model.Request) iter.Seq2[model.
 		if req == nil {
 			req = &model.Request{}
 		}
-		if m.api == APIResponses {
-			for p, err := range m.streamResponses(ctx, req) {
-				if !yield(p, err) {
-					return
-				}
-			}
-			return
-		}
-		params, warnings, err := m.chatParams(req)
+		params, warnings, err := m.params(req)
 		if err != nil {
 			yield(model.StreamPart{}, err)
 			return
 		}
-		stream := m.client.Chat.Completions.NewStreaming(ctx, params, m.requestOptions(req)...)
-		defer stream.Close()
-
-		more := stream.Next()
-		if !more {
-			if err := stream.Err(); err != nil && !isStreamError(err) {
-				yield(model.StreamPart{}, wrapError(ctx, err))
-				return
-			}
-		}
-		if !yield(model.StreamPart{Type: model.PartStreamStart, Warnings: warnings}, nil) {
+		stream := m.client.NewStreaming(ctx, params, core.RequestOptions(req)...)
+		st := newState(m.base.MetadataKey(), webSearchToolName(req.Tools))
+		if !core.Run(ctx, stream, warnings, yield, func(e responses.ResponseStreamEventUnion) bool { return st.event(e, yield) }) {
 			return
 		}
-		st := newChatState(m.metadataKey())
-		for ; more; more = stream.Next() {
-			if !st.chunk(stream.Current(), yield) {
-				return
-			}
-		}
-		if streamFailed(ctx, stream.Err(), yield) {
-			return
-		}
-		st.flush(yield)
+		st.finish(yield)
 	}
-}
-
-// Error is an HTTP error response of the API. It unwraps to the SDK's
-// *openai.Error.
-type Error struct {
-	// StatusCode is the HTTP status.
-	StatusCode int
-	// Message, Type, Code and Param are the API's error object's fields.
-	Message, Type, Code, Param string
-	// API is the SDK's error (with the request and response).
-	API *openai.Error
-}
-
-func (e *Error) Error() string {
-	s := fmt.Sprintf("openai: HTTP %d", e.StatusCode)
-	if t := http.StatusText(e.StatusCode); t != "" {
-		s += " " + t
-	}
-	if e.Message != "" {
-		s += ": " + e.Message
-	}
-	return s
-}
-
-func (e *Error) Unwrap() error { return e.API }
-
-func wrapError(ctx context.Context, err error) error {
-	if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
-		return err
-	}
-	var apiErr *openai.Error
-	if errors.As(err, &apiErr) {
-		return &Error{
-			StatusCode: apiErr.StatusCode, Message: apiErr.Message, Type: apiErr.Type,
-			Code: apiErr.Code, Param: apiErr.Param, API: apiErr,
-		}
-	}
-	return fmt.Errorf("openai: %w", err)
-}
-
-func isStreamError(err error) bool {
-	var se *ssestream.StreamError
-	return errors.As(err, &se)
-}
-
-// streamFailed ends a stream that broke or was cancelled: a cancelled
-// context is returned as the error, a broken stream becomes an error part.
-// It reports whether the stream ended that way.
-func streamFailed(ctx context.Context, err error, yield func(model.StreamPart, error) bool) bool {
-	switch {
-	case err != nil && ctx.Err() == nil:
-		yield(model.StreamPart{Type: model.PartError, Err: wrapError(ctx, err)}, nil)
-		return true
-	case ctx.Err() != nil:
-		yield(model.StreamPart{}, ctx.Err())
-		return true
-	}
-	return false
 }

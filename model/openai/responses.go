@@ -1,67 +1,28 @@
 package openai
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
-	"iter"
 	"strings"
 	"time"
 
-	"github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/option"
+	"github.com/openai/openai-go/v3/packages/param"
 	"github.com/openai/openai-go/v3/responses"
 	"github.com/openai/openai-go/v3/shared"
 
 	"github.com/gomastra/mastra/model"
+	"github.com/gomastra/mastra/model/openai/internal/core"
 )
 
-// streamResponses runs one Responses API call (POST /responses, stream:
-// true) and yields the AI SDK's OpenAIResponsesLanguageModel parts.
-func (m *Model) streamResponses(ctx context.Context, req *model.Request) iter.Seq2[model.StreamPart, error] {
-	return func(yield func(model.StreamPart, error) bool) {
-		params, warnings, err := m.responsesParams(req)
-		if err != nil {
-			yield(model.StreamPart{}, err)
-			return
-		}
-		stream := m.client.Responses.NewStreaming(ctx, params, m.requestOptions(req)...)
-		defer stream.Close()
+// functionCall is a function call whose arguments are streaming.
+type functionCall struct{ id, name string }
 
-		more := stream.Next()
-		if !more {
-			if err := stream.Err(); err != nil && !isStreamError(err) {
-				yield(model.StreamPart{}, wrapError(ctx, err))
-				return
-			}
-		}
-		if !yield(model.StreamPart{Type: model.PartStreamStart, Warnings: warnings}, nil) {
-			return
-		}
-		st := &responsesState{metaKey: m.metadataKey(), finishReason: model.FinishUnknown, calls: map[int64]*chatToolCall{}, webSearchName: webSearchToolName(req.Tools)}
-		for ; more; more = stream.Next() {
-			if !st.event(stream.Current(), yield) {
-				return
-			}
-		}
-		if streamFailed(ctx, stream.Err(), yield) {
-			return
-		}
-		md := map[string]any{}
-		if st.responseID != "" {
-			md["responseId"] = st.responseID
-		}
-		yield(model.StreamPart{
-			Type: model.PartFinish, FinishReason: st.finishReason, RawFinishReason: st.rawFinish,
-			Usage: st.usage, ProviderMetadata: model.ProviderMetadata{st.metaKey: md},
-		}, nil)
-	}
-}
-
-type responsesState struct {
+// state turns Responses API events into stream parts as the AI SDK's
+// OpenAIResponsesLanguageModel.doStream does.
+type state struct {
 	metaKey      string
 	responseID   string
-	calls        map[int64]*chatToolCall // function calls by output index
+	calls        map[int64]*functionCall // function calls by output index
 	hasCall      bool
 	finishReason model.FinishReason
 	rawFinish    string
@@ -70,6 +31,22 @@ type responsesState struct {
 	// tool, the toolName of its provider-executed calls.
 	webSearchName string
 	sources       int
+}
+
+func newState(metaKey, webSearchName string) *state {
+	return &state{metaKey: metaKey, finishReason: model.FinishUnknown, calls: map[int64]*functionCall{}, webSearchName: webSearchName}
+}
+
+// finish yields the finish part.
+func (s *state) finish(yield core.Yield) {
+	md := map[string]any{}
+	if s.responseID != "" {
+		md["responseId"] = s.responseID
+	}
+	yield(model.StreamPart{
+		Type: model.PartFinish, FinishReason: s.finishReason, RawFinishReason: s.rawFinish,
+		Usage: s.usage, ProviderMetadata: model.ProviderMetadata{s.metaKey: md},
+	}, nil)
 }
 
 // webSearchToolName is the name of the request's provider-defined web
@@ -89,7 +66,9 @@ func isWebSearchTool(id string) bool {
 	return id == "openai.web_search" || id == "openai.web_search_preview" || id == "xai.web_search"
 }
 
-func (s *responsesState) event(e responses.ResponseStreamEventUnion, yield yieldFunc) bool {
+// event handles one event; false means stop (the consumer stopped or an
+// error part ended the stream).
+func (s *state) event(e responses.ResponseStreamEventUnion, yield core.Yield) bool {
 	switch e.Type {
 	case "response.created":
 		r := e.Response
@@ -102,7 +81,7 @@ func (s *responsesState) event(e responses.ResponseStreamEventUnion, yield yield
 	case "response.output_item.added":
 		switch it := e.Item; it.Type {
 		case "function_call":
-			call := &chatToolCall{id: it.CallID, name: it.Name}
+			call := &functionCall{id: it.CallID, name: it.Name}
 			s.calls[e.OutputIndex] = call
 			return yield(model.StreamPart{Type: model.PartToolInputStart, ID: call.id, ToolName: call.name}, nil)
 		case "message":
@@ -123,7 +102,6 @@ func (s *responsesState) event(e responses.ResponseStreamEventUnion, yield yield
 		}
 	case "response.function_call_arguments.delta":
 		if call := s.calls[e.OutputIndex]; call != nil {
-			call.args = append(call.args, e.Delta...)
 			return yield(model.StreamPart{Type: model.PartToolInputDelta, ID: call.id, Delta: e.Delta}, nil)
 		}
 	case "response.output_text.delta":
@@ -176,7 +154,7 @@ func (s *responsesState) event(e responses.ResponseStreamEventUnion, yield yield
 	return true
 }
 
-func (s *responsesState) item(id string) model.ProviderMetadata {
+func (s *state) item(id string) model.ProviderMetadata {
 	return model.ProviderMetadata{s.metaKey: {"itemId": id}}
 }
 
@@ -200,21 +178,11 @@ func mapResponsesFinishReason(reason string, hasCall bool) model.FinishReason {
 	return model.FinishUnknown
 }
 
-// requestOptions are the per-call options: headers and retries.
-func (m *Model) requestOptions(req *model.Request) []option.RequestOption {
-	var opts []option.RequestOption
-	for k, v := range req.Headers {
-		opts = append(opts, option.WithHeader(k, v))
-	}
-	if req.Settings.MaxRetries != nil {
-		opts = append(opts, option.WithMaxRetries(max(*req.Settings.MaxRetries, 0)))
-	}
-	return opts
-}
-
-func (m *Model) responsesParams(req *model.Request) (responses.ResponseNewParams, []model.Warning, error) {
+// params maps a request to Responses API parameters, with the warnings
+// the AI SDK reports for what it drops.
+func (m *Model) params(req *model.Request) (responses.ResponseNewParams, []model.Warning, error) {
 	var warnings []model.Warning
-	p := responses.ResponseNewParams{Model: shared.ResponsesModel(m.modelID)}
+	p := responses.ResponseNewParams{Model: shared.ResponsesModel(m.base.ModelID())}
 	input, err := responsesInput(req.Messages)
 	if err != nil {
 		return p, nil, err
@@ -223,13 +191,13 @@ func (m *Model) responsesParams(req *model.Request) (responses.ResponseNewParams
 
 	s := req.Settings
 	if s.MaxOutputTokens != nil {
-		p.MaxOutputTokens = openai.Int(int64(*s.MaxOutputTokens))
+		p.MaxOutputTokens = param.NewOpt(int64(*s.MaxOutputTokens))
 	}
 	if s.Temperature != nil {
-		p.Temperature = openai.Float(*s.Temperature)
+		p.Temperature = param.NewOpt(*s.Temperature)
 	}
 	if s.TopP != nil {
-		p.TopP = openai.Float(*s.TopP)
+		p.TopP = param.NewOpt(*s.TopP)
 	}
 	for name, set := range map[string]bool{
 		"topK": s.TopK != nil, "seed": s.Seed != nil, "presencePenalty": s.PresencePenalty != nil,
@@ -241,7 +209,7 @@ func (m *Model) responsesParams(req *model.Request) (responses.ResponseNewParams
 	}
 	sortWarnings(warnings)
 
-	opts := m.providerOptions(req.ProviderOptions)
+	opts := m.base.ProviderOptions(req.ProviderOptions)
 	if rf := req.ResponseFormat; rf != nil && rf.Type == "json" {
 		if rf.Schema != nil {
 			raw, err := json.Marshal(rf.Schema)
@@ -258,10 +226,10 @@ func (m *Model) responsesParams(req *model.Request) (responses.ResponseNewParams
 			}
 			js := &responses.ResponseFormatTextJSONSchemaConfigParam{Name: name, Schema: schema}
 			if rf.Description != "" {
-				js.Description = openai.String(rf.Description)
+				js.Description = param.NewOpt(rf.Description)
 			}
 			if b, ok := opts["strictJsonSchema"].(bool); ok {
-				js.Strict = openai.Bool(b)
+				js.Strict = param.NewOpt(b)
 			}
 			p.Text.Format.OfJSONSchema = js
 		} else {
@@ -286,10 +254,10 @@ func (m *Model) responsesParams(req *model.Request) (responses.ResponseNewParams
 			}
 			ft := &responses.FunctionToolParam{Name: d.Name, Parameters: params}
 			if d.Description != "" {
-				ft.Description = openai.String(d.Description)
+				ft.Description = param.NewOpt(d.Description)
 			}
 			if d.Strict != nil {
-				ft.Strict = openai.Bool(*d.Strict)
+				ft.Strict = param.NewOpt(*d.Strict)
 			}
 			tools = append(tools, responses.ToolUnionParam{OfFunction: ft})
 		case isWebSearchTool(d.ID):
@@ -303,7 +271,7 @@ func (m *Model) responsesParams(req *model.Request) (responses.ResponseNewParams
 		switch tc := req.ToolChoice; tc.Type {
 		case "":
 		case "auto", "none", "required":
-			p.ToolChoice.OfToolChoiceMode = openai.Opt(responses.ToolChoiceOptions(tc.Type))
+			p.ToolChoice.OfToolChoiceMode = param.NewOpt(responses.ToolChoiceOptions(tc.Type))
 		case "tool":
 			p.ToolChoice.OfFunctionTool = &responses.ToolChoiceFunctionParam{Name: tc.ToolName}
 		default:
@@ -312,19 +280,19 @@ func (m *Model) responsesParams(req *model.Request) (responses.ResponseNewParams
 	}
 
 	if b, ok := opts["parallelToolCalls"].(bool); ok {
-		p.ParallelToolCalls = openai.Bool(b)
+		p.ParallelToolCalls = param.NewOpt(b)
 	}
 	if v, ok := opts["user"].(string); ok {
-		p.User = openai.String(v)
+		p.User = param.NewOpt(v)
 	}
 	if b, ok := opts["store"].(bool); ok {
-		p.Store = openai.Bool(b)
+		p.Store = param.NewOpt(b)
 	}
 	if v, ok := opts["previousResponseId"].(string); ok {
-		p.PreviousResponseID = openai.String(v)
+		p.PreviousResponseID = param.NewOpt(v)
 	}
 	if v, ok := opts["instructions"].(string); ok {
-		p.Instructions = openai.String(v)
+		p.Instructions = param.NewOpt(v)
 	}
 	if v, ok := opts["reasoningEffort"].(string); ok {
 		p.Reasoning.Effort = shared.ReasoningEffort(v)
@@ -366,25 +334,25 @@ func responsesInput(msgs []model.Message) (responses.ResponseInputParam, error) 
 						img.Detail = responses.ResponseInputImageDetail(d)
 					}
 					if strings.HasPrefix(part.Data, "file-") {
-						img.FileID = openai.String(part.Data)
+						img.FileID = param.NewOpt(part.Data)
 					} else {
-						img.ImageURL = openai.String(dataURL(part.Data, mt))
+						img.ImageURL = param.NewOpt(core.DataURL(part.Data, mt))
 					}
 					content = append(content, responses.ResponseInputContentUnionParam{OfInputImage: img})
 				case part.Type == model.MessageFile:
 					f := &responses.ResponseInputFileParam{}
 					switch {
 					case strings.HasPrefix(part.Data, "file-"):
-						f.FileID = openai.String(part.Data)
+						f.FileID = param.NewOpt(part.Data)
 					case strings.HasPrefix(part.Data, "http://") || strings.HasPrefix(part.Data, "https://"):
-						f.FileURL = openai.String(part.Data)
+						f.FileURL = param.NewOpt(part.Data)
 					default:
 						name := part.Filename
 						if name == "" {
 							name = fmt.Sprintf("part-%d", j)
 						}
-						f.Filename = openai.String(name)
-						f.FileData = openai.String(dataURL(part.Data, part.MediaType))
+						f.Filename = param.NewOpt(name)
+						f.FileData = param.NewOpt(core.DataURL(part.Data, part.MediaType))
 					}
 					content = append(content, responses.ResponseInputContentUnionParam{OfInputFile: f})
 				default:
@@ -401,7 +369,7 @@ func responsesInput(msgs []model.Message) (responses.ResponseInputParam, error) 
 					if part.ToolCall == nil || part.ToolCall.ProviderExecuted {
 						continue
 					}
-					out = append(out, responses.ResponseInputItemParamOfFunctionCall(jsonText(part.ToolCall.Input), part.ToolCall.ToolCallID, part.ToolCall.ToolName))
+					out = append(out, responses.ResponseInputItemParamOfFunctionCall(core.JSONText(part.ToolCall.Input), part.ToolCall.ToolCallID, part.ToolCall.ToolName))
 				}
 			}
 		case model.RoleTool:
@@ -414,13 +382,13 @@ func responsesInput(msgs []model.Message) (responses.ResponseInputParam, error) 
 				if tr.Output.Type == model.OutputContent {
 					item = responses.ResponseInputItemParamOfFunctionCallOutput(functionOutputItems(tr.Output))
 				} else {
-					text, err := toolResultText(tr.Output)
+					text, err := core.ToolResultText(tr.Output)
 					if err != nil {
 						return nil, fmt.Errorf("openai: message %d: tool result %s: %w", i, tr.ToolCallID, err)
 					}
 					item = responses.ResponseInputItemParamOfFunctionCallOutput(text)
 				}
-				item.OfFunctionCallOutput.CallID = openai.String(tr.ToolCallID)
+				item.OfFunctionCallOutput.CallID = param.NewOpt(tr.ToolCallID)
 				out = append(out, item)
 			}
 		default:
@@ -441,17 +409,17 @@ func functionOutputItems(o model.ToolResultOutput) responses.ResponseFunctionCal
 		case p.Type == model.PartText:
 			items = append(items, responses.ResponseFunctionCallOutputItemParamOfInputText(p.Text))
 		case p.Type == model.PartImageURL:
-			items = append(items, responses.ResponseFunctionCallOutputItemUnionParam{OfInputImage: &responses.ResponseInputImageContentParam{ImageURL: openai.String(p.URL)}})
+			items = append(items, responses.ResponseFunctionCallOutputItemUnionParam{OfInputImage: &responses.ResponseInputImageContentParam{ImageURL: param.NewOpt(p.URL)}})
 		case p.Type == model.PartImageData || (p.Type == model.PartMedia && strings.HasPrefix(p.MediaType, "image/")):
 			mt := p.MediaType
 			if mt == "" {
 				mt = model.DefaultImageMediaType
 			}
-			items = append(items, responses.ResponseFunctionCallOutputItemUnionParam{OfInputImage: &responses.ResponseInputImageContentParam{ImageURL: openai.String(dataURL(p.Data, mt))}})
+			items = append(items, responses.ResponseFunctionCallOutputItemUnionParam{OfInputImage: &responses.ResponseInputImageContentParam{ImageURL: param.NewOpt(core.DataURL(p.Data, mt))}})
 		case p.Type == model.PartFileData || p.Type == model.PartMedia:
-			f := &responses.ResponseInputFileContentParam{FileData: openai.String(dataURL(p.Data, p.MediaType))}
+			f := &responses.ResponseInputFileContentParam{FileData: param.NewOpt(core.DataURL(p.Data, p.MediaType))}
 			if p.Filename != "" {
-				f.Filename = openai.String(p.Filename)
+				f.Filename = param.NewOpt(p.Filename)
 			}
 			items = append(items, responses.ResponseFunctionCallOutputItemUnionParam{OfInputFile: f})
 		default:

@@ -3,18 +3,19 @@ package openai
 import (
 	"encoding/json"
 	"errors"
-	"github.com/gomastra/mastra/internal/providertest"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/gomastra/mastra/internal/providertest"
 	"github.com/gomastra/mastra/model"
+	"github.com/gomastra/mastra/model/openai/internal/oaitest"
 )
 
-func newResponsesModel(t *testing.T, fs *fakeServer) *Model {
+func newResponsesModel(t *testing.T, fs *providertest.Server) *Model {
 	t.Helper()
-	m, err := New("gpt-4.1", Config{APIKey: "test-key", BaseURL: fs.URL + "/v1", API: APIResponses})
+	m, err := New("gpt-4.1", Config{APIKey: "test-key", BaseURL: fs.URL + "/v1"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -25,7 +26,7 @@ func newResponsesModel(t *testing.T, fs *fakeServer) *Model {
 }
 
 func TestResponsesTextAndToolCall(t *testing.T) {
-	fs := newFakeServer(t, providertest.Reply{Fixture: "responses_text_tool.sse"})
+	fs := providertest.New(t, providertest.Reply{Fixture: "responses_text_tool.sse"})
 	m := newResponsesModel(t, fs)
 	req := &model.Request{
 		Messages: []model.Message{
@@ -42,10 +43,10 @@ func TestResponsesTextAndToolCall(t *testing.T) {
 			{Type: model.ToolTypeProviderDefined, Name: "web_search", ID: "openai.web_search"},
 		},
 		ToolChoice:      model.ToolChoiceRequired,
-		Settings:        model.CallSettings{MaxOutputTokens: ptr(50), Temperature: ptr(0.3), Seed: ptr(1)},
+		Settings:        model.CallSettings{MaxOutputTokens: oaitest.Ptr(50), Temperature: oaitest.Ptr(0.3), Seed: oaitest.Ptr(1)},
 		ProviderOptions: model.ProviderOptions{"openai": {"parallelToolCalls": false, "reasoningEffort": "low", "store": false}},
 	}
-	parts, err := collect(t, m, req)
+	parts, err := oaitest.Parts(t, m, req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +54,7 @@ func TestResponsesTextAndToolCall(t *testing.T) {
 	item := func(id string) model.ProviderMetadata { return model.ProviderMetadata{"openai": {"itemId": id}} }
 	want := []model.StreamPart{
 		{Type: model.PartStreamStart, Warnings: []model.Warning{{Type: "unsupported-setting", Setting: "seed"}}},
-		{Type: model.PartResponseMetadata, Response: &model.ResponseMetadata{ID: "resp_67c9fdcecf488190bdd9a0409de3a1ec", ModelID: "gpt-4.1-2025-04-14", Timestamp: ts(1741290958)}},
+		{Type: model.PartResponseMetadata, Response: &model.ResponseMetadata{ID: "resp_67c9fdcecf488190bdd9a0409de3a1ec", ModelID: "gpt-4.1-2025-04-14", Timestamp: oaitest.Time(1741290958)}},
 		{Type: model.PartTextStart, ID: msg, ProviderMetadata: item(msg)},
 		{Type: model.PartTextDelta, ID: msg, Delta: "Checking"},
 		{Type: model.PartTextDelta, ID: msg, Delta: " now."},
@@ -74,7 +75,7 @@ func TestResponsesTextAndToolCall(t *testing.T) {
 	if fs.Requests()[0].Path != "/v1/responses" {
 		t.Errorf("path %q", fs.Requests()[0].Path)
 	}
-	body := fs.body(t, 0)
+	body := fs.JSONBody(t, 0)
 	wantInput := []any{
 		map[string]any{"role": "system", "content": "Be brief."},
 		map[string]any{"role": "user", "content": []any{
@@ -111,7 +112,7 @@ func TestResponsesTextAndToolCall(t *testing.T) {
 }
 
 func TestResponsesIncomplete(t *testing.T) {
-	fs := newFakeServer(t, providertest.Reply{Fixture: "responses_incomplete.sse"})
+	fs := providertest.New(t, providertest.Reply{Fixture: "responses_incomplete.sse"})
 	m := newResponsesModel(t, fs)
 	resp, err := model.Collect(t.Context(), m, &model.Request{
 		Messages:       []model.Message{model.UserText("story")},
@@ -124,13 +125,13 @@ func TestResponsesIncomplete(t *testing.T) {
 		t.Errorf("response %+v", resp)
 	}
 	want := map[string]any{"format": map[string]any{"type": "json_schema", "name": "response", "schema": map[string]any{"type": "object"}}}
-	if d := cmp.Diff(want, fs.body(t, 0)["text"]); d != "" {
+	if d := cmp.Diff(want, fs.JSONBody(t, 0)["text"]); d != "" {
 		t.Errorf("text (-want +got):\n%s", d)
 	}
 }
 
 func TestResponsesHTTPErrorAndRetry(t *testing.T) {
-	fs := newFakeServer(t,
+	fs := providertest.New(t,
 		providertest.Reply{Status: 429, Fixture: "error_429.json", Headers: map[string]string{"Retry-After": "0"}},
 		providertest.Reply{Fixture: "responses_incomplete.sse"},
 	)
@@ -138,19 +139,19 @@ func TestResponsesHTTPErrorAndRetry(t *testing.T) {
 	if _, err := model.Collect(t.Context(), m, &model.Request{Messages: []model.Message{model.UserText("x")}}); err != nil {
 		t.Fatal(err)
 	}
-	fs2 := newFakeServer(t, providertest.Reply{Status: 401, Fixture: "error_401.json"})
+	fs2 := providertest.New(t, providertest.Reply{Status: 401, Fixture: "error_401.json"})
 	m2 := newResponsesModel(t, fs2)
-	_, err := collect(t, m2, &model.Request{Messages: []model.Message{model.UserText("x")}})
+	_, err := oaitest.Parts(t, m2, &model.Request{Messages: []model.Message{model.UserText("x")}})
 	var e *Error
-	if !errors.As(err, &e) || e.StatusCode != 401 || fs2.requests() != 1 {
-		t.Errorf("err %v, %d requests", err, fs2.requests())
+	if !errors.As(err, &e) || e.StatusCode != 401 || fs2.Calls() != 1 {
+		t.Errorf("err %v, %d requests", err, fs2.Calls())
 	}
 }
 
 func TestResponsesErrorEvent(t *testing.T) {
-	fs := newFakeServer(t, providertest.Reply{Fixture: "responses_error.sse"})
+	fs := providertest.New(t, providertest.Reply{Fixture: "responses_error.sse"})
 	m := newResponsesModel(t, fs)
-	parts, err := collect(t, m, &model.Request{Messages: []model.Message{model.UserText("x")}})
+	parts, err := oaitest.Parts(t, m, &model.Request{Messages: []model.Message{model.UserText("x")}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,7 +165,7 @@ func TestResponsesErrorEvent(t *testing.T) {
 // under the request's tool name, url citations as sources, the request's
 // tool as {"type":"web_search"}.
 func TestResponsesWebSearch(t *testing.T) {
-	fs := newFakeServer(t, providertest.Reply{Fixture: "responses_web_search.sse"})
+	fs := providertest.New(t, providertest.Reply{Fixture: "responses_web_search.sse"})
 	m := newResponsesModel(t, fs)
 	resp, err := model.Collect(t.Context(), m, &model.Request{
 		Messages: []model.Message{model.UserText("Weather in Lisbon?")},
@@ -193,7 +194,7 @@ func TestResponsesWebSearch(t *testing.T) {
 	if resp.Text != "Sunny, 21°C." || resp.FinishReason != model.FinishStop {
 		t.Errorf("text %q, finish %s", resp.Text, resp.FinishReason)
 	}
-	if d := cmp.Diff([]any{map[string]any{"type": "web_search"}}, fs.body(t, 0)["tools"]); d != "" {
+	if d := cmp.Diff([]any{map[string]any{"type": "web_search"}}, fs.JSONBody(t, 0)["tools"]); d != "" {
 		t.Errorf("tools (-want +got):\n%s", d)
 	}
 }

@@ -3,6 +3,7 @@ package providers
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -42,6 +43,35 @@ func TestDefaultRouter(t *testing.T) {
 	}
 	if _, err := empty.ResolveID("ollama/llama3.2"); err != nil {
 		t.Errorf("ollama needs no key: %v", err)
+	}
+	want := []string{"anthropic", "deepseek", "google", "groq", "ollama", "openai", "openrouter", "xai"}
+	if got := r.Providers(); !slices.Equal(got, want) {
+		t.Errorf("providers %v", got)
+	}
+}
+
+// "openai/…" speaks the Responses API to OpenAI and Chat Completions to
+// any other base URL.
+func TestOpenAIResponsesOrChat(t *testing.T) {
+	for _, tc := range []struct{ url, provider string }{
+		{"", "openai.responses"},
+		{"https://api.openai.com/v1", "openai.responses"},
+		{"http://127.0.0.1:11434/v1", "openai.chat"},
+		{"https://openai.example.com/v1", "openai.chat"},
+	} {
+		env := map[string]string{"OPENAI_API_KEY": "sk-o", "OPENAI_BASE_URL": tc.url}
+		m, err := Default(func(k string) string { return env[k] }).ResolveID("openai/gpt-5.6-sol")
+		if err != nil {
+			t.Errorf("%q: %v", tc.url, err)
+			continue
+		}
+		if m.Provider() != tc.provider || m.ModelID() != "gpt-5.6-sol" {
+			t.Errorf("%q: provider %q model %q", tc.url, m.Provider(), m.ModelID())
+		}
+	}
+	env := map[string]string{"OPENAI_API_KEY": "sk-o", "OPENAI_BASE_URL": "not a url"}
+	if _, err := Default(func(k string) string { return env[k] }).ResolveID("openai/gpt-5.6-sol"); err == nil {
+		t.Error("bad base URL accepted")
 	}
 }
 

@@ -20,7 +20,7 @@ import (
 	"github.com/gomastra/mastra/internal/providertest"
 	"github.com/gomastra/mastra/model"
 	"github.com/gomastra/mastra/model/mock"
-	"github.com/gomastra/mastra/model/openai"
+	"github.com/gomastra/mastra/model/openai/chat"
 	"github.com/gomastra/mastra/stream"
 )
 
@@ -120,11 +120,12 @@ func openAIServer(t *testing.T) (*httptest.Server, *[]map[string]any) {
 }
 
 // TestWeatherAgentOnAnOpenAICompatibleServer runs the whole path: the
-// OpenAI provider against a local server speaking the real wire format,
-// the loop, the tool against a local wttr.in.
+// Chat Completions provider (model/openai/chat) against a local server
+// speaking the real wire format, the loop, the tool against a local
+// wttr.in.
 func TestWeatherAgentOnAnOpenAICompatibleServer(t *testing.T) {
 	llm, requests := openAIServer(t)
-	m, err := openai.New("gpt-4o", openai.Config{APIKey: "test-key", BaseURL: llm.URL, API: openai.APIChat})
+	m, err := chat.New("gpt-4o", chat.Config{APIKey: "test-key", BaseURL: llm.URL})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -306,15 +307,16 @@ func TestWeatherAgentUsesBothTools(t *testing.T) {
 }
 
 // TestWeatherAgentUsesBothToolsOverOpenAI is the same run through the
-// OpenAI provider, against a local server replaying Chat Completions
-// streams (testdata/openai/*.sse) and the local wttr.in.
+// Chat Completions provider (model/openai/chat), against a local server
+// replaying Chat Completions streams (testdata/openai/*.sse) and the
+// local wttr.in.
 func TestWeatherAgentUsesBothToolsOverOpenAI(t *testing.T) {
 	llm := providertest.New(t,
 		providertest.Reply{Fixture: "openai/weather-call.sse"},
 		providertest.Reply{Fixture: "openai/hazards-call.sse"},
 		providertest.Reply{Fixture: "openai/answer.sse"},
 	)
-	m, err := openai.New("gpt-4o", openai.Config{APIKey: "test-key", BaseURL: llm.URL, API: openai.APIChat})
+	m, err := chat.New("gpt-4o", chat.Config{APIKey: "test-key", BaseURL: llm.URL})
 	if err != nil {
 		t.Fatal(err)
 	}

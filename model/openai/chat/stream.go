@@ -1,13 +1,14 @@
-package openai
+package chat
 
 import (
 	"encoding/json"
 	"fmt"
 	"time"
 
-	"github.com/openai/openai-go/v3"
+	sdk "github.com/openai/openai-go/v3"
 
 	"github.com/gomastra/mastra/model"
+	"github.com/gomastra/mastra/model/openai/internal/core"
 )
 
 // Part ids the AI SDK's chat provider uses for its single text and
@@ -23,9 +24,9 @@ type chatToolCall struct {
 	finished bool
 }
 
-// chatState turns Chat Completions chunks into stream parts as the AI SDK's
+// state turns Chat Completions chunks into stream parts as the AI SDK's
 // OpenAIChatLanguageModel.doStream does.
-type chatState struct {
+type state struct {
 	metaKey         string
 	first           bool
 	textActive      bool
@@ -38,18 +39,16 @@ type chatState struct {
 	meta            map[string]any
 }
 
-func newChatState(metaKey string) *chatState {
-	return &chatState{
+func newState(metaKey string) *state {
+	return &state{
 		metaKey: metaKey, first: true, toolCalls: map[int64]*chatToolCall{},
 		finishReason: model.FinishUnknown, meta: map[string]any{},
 	}
 }
 
-type yieldFunc = func(model.StreamPart, error) bool
-
 // chunk handles one chunk; false means stop (the consumer stopped or an
 // error part ended the stream).
-func (s *chatState) chunk(c openai.ChatCompletionChunk, yield yieldFunc) bool {
+func (s *state) chunk(c sdk.ChatCompletionChunk, yield core.Yield) bool {
 	if s.first {
 		s.first = false
 		md := &model.ResponseMetadata{ID: c.ID, ModelID: c.Model}
@@ -161,7 +160,7 @@ func (s *chatState) chunk(c openai.ChatCompletionChunk, yield yieldFunc) bool {
 }
 
 // finishCall ends a tool call's input and yields the tool call.
-func (s *chatState) finishCall(call *chatToolCall, yield yieldFunc) bool {
+func (s *state) finishCall(call *chatToolCall, yield core.Yield) bool {
 	call.finished = true
 	if !yield(model.StreamPart{Type: model.PartToolInputEnd, ID: call.id}, nil) {
 		return false
@@ -173,13 +172,13 @@ func (s *chatState) finishCall(call *chatToolCall, yield yieldFunc) bool {
 	return yield(model.StreamPart{Type: model.PartToolCall, ToolCallID: call.id, ToolName: call.name, Input: input}, nil)
 }
 
-func (s *chatState) fail(err error, yield yieldFunc) bool {
+func (s *state) fail(err error, yield core.Yield) bool {
 	yield(model.StreamPart{Type: model.PartError, Err: err}, nil)
 	return false
 }
 
 // flush ends open blocks and tool calls and yields the finish part.
-func (s *chatState) flush(yield yieldFunc) {
+func (s *state) flush(yield core.Yield) {
 	if s.reasoningActive {
 		if !yield(model.StreamPart{Type: model.PartReasoningEnd, ID: reasoningID}, nil) {
 			return

@@ -1,24 +1,24 @@
-package openai
+package chat
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
 
-	"github.com/openai/openai-go/v3"
+	sdk "github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/shared"
 
 	"github.com/gomastra/mastra/model"
+	"github.com/gomastra/mastra/model/openai/internal/core"
 )
 
-// chatParams maps a request to Chat Completions parameters, with the
-// warnings the AI SDK reports for what it drops.
-func (m *Model) chatParams(req *model.Request) (openai.ChatCompletionNewParams, []model.Warning, error) {
+// params maps a request to Chat Completions parameters, with the warnings
+// the AI SDK reports for what it drops.
+func (m *Model) params(req *model.Request) (sdk.ChatCompletionNewParams, []model.Warning, error) {
 	var warnings []model.Warning
-	p := openai.ChatCompletionNewParams{
-		Model:         shared.ChatModel(m.modelID),
-		StreamOptions: openai.ChatCompletionStreamOptionsParam{IncludeUsage: openai.Bool(true)},
+	p := sdk.ChatCompletionNewParams{
+		Model:         shared.ChatModel(m.base.ModelID()),
+		StreamOptions: sdk.ChatCompletionStreamOptionsParam{IncludeUsage: sdk.Bool(true)},
 	}
 
 	msgs, err := chatMessages(req.Messages)
@@ -29,31 +29,31 @@ func (m *Model) chatParams(req *model.Request) (openai.ChatCompletionNewParams, 
 
 	s := req.Settings
 	if s.MaxOutputTokens != nil {
-		p.MaxTokens = openai.Int(int64(*s.MaxOutputTokens))
+		p.MaxTokens = sdk.Int(int64(*s.MaxOutputTokens))
 	}
 	if s.Temperature != nil {
-		p.Temperature = openai.Float(*s.Temperature)
+		p.Temperature = sdk.Float(*s.Temperature)
 	}
 	if s.TopP != nil {
-		p.TopP = openai.Float(*s.TopP)
+		p.TopP = sdk.Float(*s.TopP)
 	}
 	if s.TopK != nil {
 		warnings = append(warnings, model.Warning{Type: "unsupported-setting", Setting: "topK"})
 	}
 	if s.FrequencyPenalty != nil {
-		p.FrequencyPenalty = openai.Float(*s.FrequencyPenalty)
+		p.FrequencyPenalty = sdk.Float(*s.FrequencyPenalty)
 	}
 	if s.PresencePenalty != nil {
-		p.PresencePenalty = openai.Float(*s.PresencePenalty)
+		p.PresencePenalty = sdk.Float(*s.PresencePenalty)
 	}
 	if len(s.StopSequences) > 0 {
-		p.Stop = openai.ChatCompletionNewParamsStopUnion{OfStringArray: s.StopSequences}
+		p.Stop = sdk.ChatCompletionNewParamsStopUnion{OfStringArray: s.StopSequences}
 	}
 	if s.Seed != nil {
-		p.Seed = openai.Int(int64(*s.Seed))
+		p.Seed = sdk.Int(int64(*s.Seed))
 	}
 
-	opts := m.providerOptions(req.ProviderOptions)
+	opts := m.base.ProviderOptions(req.ProviderOptions)
 
 	if rf := req.ResponseFormat; rf != nil && rf.Type == "json" {
 		if rf.Schema != nil {
@@ -67,16 +67,16 @@ func (m *Model) chatParams(req *model.Request) (openai.ChatCompletionNewParams, 
 			}
 			js := shared.ResponseFormatJSONSchemaJSONSchemaParam{Name: name, Schema: json.RawMessage(raw)}
 			if rf.Description != "" {
-				js.Description = openai.String(rf.Description)
+				js.Description = sdk.String(rf.Description)
 			}
 			if b, ok := opts["strictJsonSchema"].(bool); ok {
-				js.Strict = openai.Bool(b)
+				js.Strict = sdk.Bool(b)
 			}
-			p.ResponseFormat = openai.ChatCompletionNewParamsResponseFormatUnion{
+			p.ResponseFormat = sdk.ChatCompletionNewParamsResponseFormatUnion{
 				OfJSONSchema: &shared.ResponseFormatJSONSchemaParam{JSONSchema: js},
 			}
 		} else {
-			p.ResponseFormat = openai.ChatCompletionNewParamsResponseFormatUnion{
+			p.ResponseFormat = sdk.ChatCompletionNewParamsResponseFormatUnion{
 				OfJSONObject: &shared.ResponseFormatJSONObjectParam{},
 			}
 		}
@@ -93,34 +93,23 @@ func (m *Model) chatParams(req *model.Request) (openai.ChatCompletionNewParams, 
 	return p, warnings, nil
 }
 
-// providerOptions merges the options under the model's option keys.
-func (m *Model) providerOptions(po model.ProviderOptions) map[string]any {
-	out := map[string]any{}
-	for _, k := range m.optionKeys() {
-		for kk, v := range po[k] {
-			out[kk] = v
-		}
-	}
-	return out
-}
-
 // applyChatProviderOptions passes the AI SDK's OpenAI chat provider
 // options through where the SDK has a field for them.
-func applyChatProviderOptions(p *openai.ChatCompletionNewParams, o map[string]any) {
+func applyChatProviderOptions(p *sdk.ChatCompletionNewParams, o map[string]any) {
 	if b, ok := o["parallelToolCalls"].(bool); ok {
-		p.ParallelToolCalls = openai.Bool(b)
+		p.ParallelToolCalls = sdk.Bool(b)
 	}
 	if s, ok := o["user"].(string); ok {
-		p.User = openai.String(s)
+		p.User = sdk.String(s)
 	}
 	if s, ok := o["reasoningEffort"].(string); ok {
 		p.ReasoningEffort = shared.ReasoningEffort(s)
 	}
 	if n, ok := number(o["maxCompletionTokens"]); ok {
-		p.MaxCompletionTokens = openai.Int(int64(n))
+		p.MaxCompletionTokens = sdk.Int(int64(n))
 	}
 	if b, ok := o["store"].(bool); ok {
-		p.Store = openai.Bool(b)
+		p.Store = sdk.Bool(b)
 	}
 	if md, ok := o["metadata"].(map[string]any); ok {
 		p.Metadata = shared.Metadata{}
@@ -131,16 +120,16 @@ func applyChatProviderOptions(p *openai.ChatCompletionNewParams, o map[string]an
 		}
 	}
 	if s, ok := o["serviceTier"].(string); ok {
-		p.ServiceTier = openai.ChatCompletionNewParamsServiceTier(s)
+		p.ServiceTier = sdk.ChatCompletionNewParamsServiceTier(s)
 	}
 	if s, ok := o["textVerbosity"].(string); ok {
-		p.Verbosity = openai.ChatCompletionNewParamsVerbosity(s)
+		p.Verbosity = sdk.ChatCompletionNewParamsVerbosity(s)
 	}
 	if s, ok := o["promptCacheKey"].(string); ok {
-		p.PromptCacheKey = openai.String(s)
+		p.PromptCacheKey = sdk.String(s)
 	}
 	if s, ok := o["safetyIdentifier"].(string); ok {
-		p.SafetyIdentifier = openai.String(s)
+		p.SafetyIdentifier = sdk.String(s)
 	}
 	if lb, ok := o["logitBias"].(map[string]any); ok {
 		p.LogitBias = map[string]int64{}
@@ -169,10 +158,10 @@ func number(v any) (float64, bool) {
 
 // chatTools maps function tools; provider-defined tools are not supported
 // by Chat Completions and reported as warnings, as the AI SDK does.
-func chatTools(defs []model.ToolDefinition, tc model.ToolChoice) ([]openai.ChatCompletionToolUnionParam, openai.ChatCompletionToolChoiceOptionUnionParam, []model.Warning, error) {
+func chatTools(defs []model.ToolDefinition, tc model.ToolChoice) ([]sdk.ChatCompletionToolUnionParam, sdk.ChatCompletionToolChoiceOptionUnionParam, []model.Warning, error) {
 	var (
-		tools    []openai.ChatCompletionToolUnionParam
-		choice   openai.ChatCompletionToolChoiceOptionUnionParam
+		tools    []sdk.ChatCompletionToolUnionParam
+		choice   sdk.ChatCompletionToolChoiceOptionUnionParam
 		warnings []model.Warning
 	)
 	for _, d := range defs {
@@ -182,7 +171,7 @@ func chatTools(defs []model.ToolDefinition, tc model.ToolChoice) ([]openai.ChatC
 		}
 		fn := shared.FunctionDefinitionParam{Name: d.Name}
 		if d.Description != "" {
-			fn.Description = openai.String(d.Description)
+			fn.Description = sdk.String(d.Description)
 		}
 		params := shared.FunctionParameters{"type": "object", "properties": map[string]any{}}
 		if d.InputSchema != nil {
@@ -197,9 +186,9 @@ func chatTools(defs []model.ToolDefinition, tc model.ToolChoice) ([]openai.ChatC
 		}
 		fn.Parameters = params
 		if d.Strict != nil {
-			fn.Strict = openai.Bool(*d.Strict)
+			fn.Strict = sdk.Bool(*d.Strict)
 		}
-		tools = append(tools, openai.ChatCompletionFunctionTool(fn))
+		tools = append(tools, sdk.ChatCompletionFunctionTool(fn))
 	}
 	if len(tools) == 0 {
 		return nil, choice, warnings, nil
@@ -207,9 +196,9 @@ func chatTools(defs []model.ToolDefinition, tc model.ToolChoice) ([]openai.ChatC
 	switch tc.Type {
 	case "":
 	case "auto", "none", "required":
-		choice.OfAuto = openai.String(tc.Type)
+		choice.OfAuto = sdk.String(tc.Type)
 	case "tool":
-		choice = openai.ToolChoiceOptionFunctionToolChoice(openai.ChatCompletionNamedToolChoiceFunctionParam{Name: tc.ToolName})
+		choice = sdk.ToolChoiceOptionFunctionToolChoice(sdk.ChatCompletionNamedToolChoiceFunctionParam{Name: tc.ToolName})
 	default:
 		return nil, choice, nil, fmt.Errorf("openai: unsupported tool choice %q", tc.Type)
 	}
@@ -218,18 +207,18 @@ func chatTools(defs []model.ToolDefinition, tc model.ToolChoice) ([]openai.ChatC
 
 // chatMessages converts a prompt as the AI SDK's
 // convertToOpenAIChatMessages does.
-func chatMessages(msgs []model.Message) ([]openai.ChatCompletionMessageParamUnion, error) {
-	var out []openai.ChatCompletionMessageParamUnion
+func chatMessages(msgs []model.Message) ([]sdk.ChatCompletionMessageParamUnion, error) {
+	var out []sdk.ChatCompletionMessageParamUnion
 	for i, m := range msgs {
 		switch m.Role {
 		case model.RoleSystem:
-			out = append(out, openai.SystemMessage(m.TextContent()))
+			out = append(out, sdk.SystemMessage(m.TextContent()))
 		case model.RoleUser:
 			if len(m.Content) == 1 && m.Content[0].Type == model.MessageText {
-				out = append(out, openai.UserMessage(m.Content[0].Text))
+				out = append(out, sdk.UserMessage(m.Content[0].Text))
 				continue
 			}
-			parts := make([]openai.ChatCompletionContentPartUnionParam, 0, len(m.Content))
+			parts := make([]sdk.ChatCompletionContentPartUnionParam, 0, len(m.Content))
 			for j, part := range m.Content {
 				cp, err := userPart(part)
 				if err != nil {
@@ -237,10 +226,10 @@ func chatMessages(msgs []model.Message) ([]openai.ChatCompletionMessageParamUnio
 				}
 				parts = append(parts, cp)
 			}
-			out = append(out, openai.UserMessage(parts))
+			out = append(out, sdk.UserMessage(parts))
 		case model.RoleAssistant:
 			var text strings.Builder
-			var calls []openai.ChatCompletionMessageToolCallUnionParam
+			var calls []sdk.ChatCompletionMessageToolCallUnionParam
 			for _, part := range m.Content {
 				switch part.Type {
 				case model.MessageText:
@@ -252,29 +241,29 @@ func chatMessages(msgs []model.Message) ([]openai.ChatCompletionMessageParamUnio
 					if part.ToolCall.ProviderExecuted {
 						continue // the provider's own tools have no chat form
 					}
-					calls = append(calls, openai.ChatCompletionMessageToolCallUnionParam{
-						OfFunction: &openai.ChatCompletionMessageFunctionToolCallParam{
+					calls = append(calls, sdk.ChatCompletionMessageToolCallUnionParam{
+						OfFunction: &sdk.ChatCompletionMessageFunctionToolCallParam{
 							ID: part.ToolCall.ToolCallID,
-							Function: openai.ChatCompletionMessageFunctionToolCallFunctionParam{
-								Name: part.ToolCall.ToolName, Arguments: jsonText(part.ToolCall.Input),
+							Function: sdk.ChatCompletionMessageFunctionToolCallFunctionParam{
+								Name: part.ToolCall.ToolName, Arguments: core.JSONText(part.ToolCall.Input),
 							},
 						},
 					})
 				}
 			}
-			a := &openai.ChatCompletionAssistantMessageParam{ToolCalls: calls}
-			a.Content.OfString = openai.String(text.String())
-			out = append(out, openai.ChatCompletionMessageParamUnion{OfAssistant: a})
+			a := &sdk.ChatCompletionAssistantMessageParam{ToolCalls: calls}
+			a.Content.OfString = sdk.String(text.String())
+			out = append(out, sdk.ChatCompletionMessageParamUnion{OfAssistant: a})
 		case model.RoleTool:
 			for _, part := range m.Content {
 				if part.Type != model.MessageToolResult || part.ToolResult == nil {
 					continue
 				}
-				content, err := toolResultText(part.ToolResult.Output)
+				content, err := core.ToolResultText(part.ToolResult.Output)
 				if err != nil {
 					return nil, fmt.Errorf("openai: message %d: tool result %s: %w", i, part.ToolResult.ToolCallID, err)
 				}
-				out = append(out, openai.ToolMessage(content, part.ToolResult.ToolCallID))
+				out = append(out, sdk.ToolMessage(content, part.ToolResult.ToolCallID))
 			}
 		default:
 			return nil, fmt.Errorf("openai: message %d: unsupported role %q", i, m.Role)
@@ -283,63 +272,12 @@ func chatMessages(msgs []model.Message) ([]openai.ChatCompletionMessageParamUnio
 	return out, nil
 }
 
-// jsonText compacts a tool call's input JSON ("{}" when empty), as
-// JSON.stringify of the parsed input gives.
-func jsonText(raw json.RawMessage) string {
-	if len(bytes.TrimSpace(raw)) == 0 {
-		return "{}"
-	}
-	var b bytes.Buffer
-	if err := json.Compact(&b, raw); err != nil {
-		return string(raw)
-	}
-	return b.String()
-}
-
-// toolResultText renders a tool result output as the AI SDK's OpenAI chat
-// provider does: text as is, json/content as JSON text (Chat Completions
-// tool messages hold text only), a denial as its reason.
-func toolResultText(o model.ToolResultOutput) (string, error) {
-	switch o.Type {
-	case model.OutputText, model.OutputErrorText:
-		s, _ := o.Value.(string)
-		return s, nil
-	case model.OutputExecutionDenied:
-		if o.Reason != "" {
-			return o.Reason, nil
-		}
-		return "Tool execution denied.", nil
-	case model.OutputContent:
-		v := o.Value
-		if v == nil {
-			v = []model.ContentPart{}
-		}
-		b, err := json.Marshal(v)
-		return string(b), err
-	case model.OutputJSON, model.OutputErrorJSON:
-		b, err := json.Marshal(o.Value)
-		return string(b), err
-	}
-	return "", fmt.Errorf("unknown output type %q", o.Type)
-}
-
-func isURL(s string) bool {
-	return strings.HasPrefix(s, "http://") || strings.HasPrefix(s, "https://") || strings.HasPrefix(s, "data:")
-}
-
-func dataURL(data, mediaType string) string {
-	if isURL(data) {
-		return data
-	}
-	return "data:" + mediaType + ";base64," + data
-}
-
 // userPart maps a user message part: text, images (URL or base64, with
 // providerOptions.openai.imageDetail), wav/mp3 audio and PDF files.
-func userPart(p model.Part) (openai.ChatCompletionContentPartUnionParam, error) {
+func userPart(p model.Part) (sdk.ChatCompletionContentPartUnionParam, error) {
 	switch p.Type {
 	case model.MessageText:
-		return openai.TextContentPart(p.Text), nil
+		return sdk.TextContentPart(p.Text), nil
 	case model.MessageImage:
 		return imagePart(p), nil
 	case model.MessageFile:
@@ -348,44 +286,44 @@ func userPart(p model.Part) (openai.ChatCompletionContentPartUnionParam, error) 
 		case strings.HasPrefix(mt, "image/"):
 			return imagePart(p), nil
 		case mt == "audio/wav" || mt == "audio/mp3" || mt == "audio/mpeg":
-			if isURL(p.Data) {
-				return openai.ChatCompletionContentPartUnionParam{}, fmt.Errorf("audio file parts with URLs are not supported")
+			if core.IsURL(p.Data) {
+				return sdk.ChatCompletionContentPartUnionParam{}, fmt.Errorf("audio file parts with URLs are not supported")
 			}
 			format := "mp3"
 			if mt == "audio/wav" {
 				format = "wav"
 			}
-			return openai.InputAudioContentPart(openai.ChatCompletionContentPartInputAudioInputAudioParam{Data: p.Data, Format: format}), nil
+			return sdk.InputAudioContentPart(sdk.ChatCompletionContentPartInputAudioInputAudioParam{Data: p.Data, Format: format}), nil
 		case mt == "application/pdf":
 			if strings.HasPrefix(p.Data, "http://") || strings.HasPrefix(p.Data, "https://") {
-				return openai.ChatCompletionContentPartUnionParam{}, fmt.Errorf("PDF file parts with URLs are not supported")
+				return sdk.ChatCompletionContentPartUnionParam{}, fmt.Errorf("PDF file parts with URLs are not supported")
 			}
-			f := openai.ChatCompletionContentPartFileFileParam{}
+			f := sdk.ChatCompletionContentPartFileFileParam{}
 			if strings.HasPrefix(p.Data, "file-") {
-				f.FileID = openai.String(p.Data)
+				f.FileID = sdk.String(p.Data)
 			} else {
 				name := p.Filename
 				if name == "" {
 					name = "part.pdf"
 				}
-				f.Filename = openai.String(name)
-				f.FileData = openai.String(dataURL(p.Data, mt))
+				f.Filename = sdk.String(name)
+				f.FileData = sdk.String(core.DataURL(p.Data, mt))
 			}
-			return openai.FileContentPart(f), nil
+			return sdk.FileContentPart(f), nil
 		}
-		return openai.ChatCompletionContentPartUnionParam{}, fmt.Errorf("file part media type %q is not supported", mt)
+		return sdk.ChatCompletionContentPartUnionParam{}, fmt.Errorf("file part media type %q is not supported", mt)
 	}
-	return openai.ChatCompletionContentPartUnionParam{}, fmt.Errorf("user message part type %q is not supported", p.Type)
+	return sdk.ChatCompletionContentPartUnionParam{}, fmt.Errorf("user message part type %q is not supported", p.Type)
 }
 
-func imagePart(p model.Part) openai.ChatCompletionContentPartUnionParam {
+func imagePart(p model.Part) sdk.ChatCompletionContentPartUnionParam {
 	mt := p.MediaType
 	if mt == "" || mt == "image/*" {
 		mt = "image/jpeg"
 	}
-	img := openai.ChatCompletionContentPartImageImageURLParam{URL: dataURL(p.Data, mt)}
+	img := sdk.ChatCompletionContentPartImageImageURLParam{URL: core.DataURL(p.Data, mt)}
 	if d, ok := p.ProviderOptions["openai"]["imageDetail"].(string); ok {
 		img.Detail = d
 	}
-	return openai.ImageContentPart(img)
+	return sdk.ImageContentPart(img)
 }
