@@ -14,21 +14,14 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"go.uber.org/goleak"
 
-	"github.com/gomastra/mastra/internal/pgtest"
-
 	"github.com/gomastra/mastra/model/mock"
 	"github.com/gomastra/mastra/stream"
 	"github.com/gomastra/mastra/tools"
 )
 
-// TestMain stops the scratch PostgreSQL of the durable-run tests, then
-// checks that no goroutine outlived the tests.
+// TestMain checks that no goroutine outlived the tests.
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if err := pgtest.Stop(); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		code = 1
-	}
 	if code == 0 {
 		if err := goleak.Find(); err != nil {
 			fmt.Fprintln(os.Stderr, "goleak:", err)

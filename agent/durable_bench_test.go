@@ -1,53 +1,13 @@
 package agent_test
 
 import (
-	"context"
-	"path/filepath"
 	"testing"
 
-	"github.com/gomastra/mastra/agent"
 	"github.com/gomastra/mastra/internal/crashtest"
-	"github.com/gomastra/mastra/internal/pgtest"
-	"github.com/gomastra/mastra/model"
+	"github.com/gomastra/mastra/internal/crashtest/agentcrash"
 )
 
-// BenchmarkSuspendResume measures a suspend→resume round trip on each
-// store: a run that calls pay, which suspends (the snapshot is saved),
-// then ResumeGenerate, which claims it, runs pay again and answers (the
-// snapshot is deleted). snapshot-B/op is the size of the suspended run's
-// snapshot.
-func BenchmarkSuspendResume(b *testing.B) {
-	for _, name := range []string{"sqlite", "postgres"} {
-		b.Run(name, func(b *testing.B) {
-			spec := "sqlite:" + filepath.Join(b.TempDir(), "mastra.db")
-			if name == "postgres" {
-				spec = "postgres:" + pgtest.DSN(b)
-			}
-			store := crashtest.OpenStore(b, spec)
-			defer store.Close()
-			env := crashtest.Env{} // no execution log: fsyncs would dominate
-			a := durableAgent(b, env, store, nil)
-			ctx := context.Background()
-			var size int
-			b.ReportAllocs()
-			for b.Loop() {
-				out, err := a.Generate(ctx, "pay", agent.WithMemory("bench-thread", "bench-user"))
-				if err != nil || out.FinishReason != model.FinishSuspended {
-					b.Fatal(err, out.FinishReason)
-				}
-				if size == 0 {
-					r, err := store.GetRun(ctx, out.RunID)
-					if err != nil {
-						b.Fatal(err)
-					}
-					size = len(r.Snapshot)
-				}
-				res, err := a.ResumeGenerate(ctx, out.RunID, approval{OK: true})
-				if err != nil || res.Text != "done" {
-					b.Fatal(err)
-				}
-			}
-			b.ReportMetric(float64(size), "snapshot-B/op")
-		})
-	}
-}
+// BenchmarkSuspendResume measures a suspend→resume round trip on SQLite
+// (see agentcrash.BenchSuspendResume; the storage/postgres module has
+// the PostgreSQL one).
+func BenchmarkSuspendResume(b *testing.B) { agentcrash.BenchSuspendResume(b, crashtest.SQLite) }

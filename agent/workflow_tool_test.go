@@ -13,6 +13,7 @@ import (
 	"github.com/gomastra/mastra/agent"
 	"github.com/gomastra/mastra/model"
 	"github.com/gomastra/mastra/model/mock"
+	"github.com/gomastra/mastra/schema"
 	"github.com/gomastra/mastra/stream"
 	"github.com/gomastra/mastra/workflows"
 )
@@ -34,6 +35,14 @@ type wfAnswer struct {
 }
 
 // wfPlan turns a topic into a query.
+func mustFor[T any]() *schema.Compiled {
+	s, err := schema.For[T]()
+	if err != nil {
+		panic(err)
+	}
+	return s
+}
+
 func wfPlan(runs *atomic.Int32) *workflows.Step {
 	return workflows.NewStep(workflows.StepConfig[wfTopic, wfQuery]{ID: "plan", Execute: func(_ workflows.StepContext, in wfTopic) (wfQuery, error) {
 		runs.Add(1)

@@ -6,11 +6,28 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/gomastra/mastra/schema"
 	"github.com/gomastra/mastra/storage"
 	"github.com/gomastra/mastra/storage/sqlite"
 	"github.com/gomastra/mastra/tools"
 	"github.com/gomastra/mastra/workflows"
 )
+
+type approval struct {
+	OK bool `json:"ok"`
+}
+
+type question struct {
+	Question string `json:"question"`
+}
+
+func mustFor[T any]() *schema.Compiled {
+	s, err := schema.For[T]()
+	if err != nil {
+		panic(err)
+	}
+	return s
+}
 
 // A resume with data of a run another resume is running (stored as
 // running) is a conflict: it must not take the run over and run the

@@ -10,10 +10,19 @@
 // child, decodes the payload (Harness.Payload). Child is the parent's
 // handle on one child: Await, AwaitRest, Release, Kill, KillAt and Wait.
 // AwaitRelease is the child's side of Release. LogLine and LogLines keep
-// an execution log that survives a SIGKILL; OpenStore, Stores and
-// EachStore give the tests their stores, on SQLite and PostgreSQL, and
-// Restart opens the store again for the process that comes after a
-// crash; PollRun waits for a run's saved snapshot.
+// an execution log that survives a SIGKILL; PollRun waits for a run's
+// saved snapshot.
+//
+// Backend is a kind of store the tests run on, given to them rather than
+// chosen here, so that each store's module runs the same scenarios on its
+// own store: SQLite is defined here, PostgreSQL in the storage/postgres
+// module's tests. Backend.FreshEnv gives a test a fresh store and
+// execution log, Backend.OpenStore opens a store, and Backend.Restart
+// opens it again for the process that comes after a crash. A Scenario
+// is one such test; RunScenarios runs a list of them on a backend.
+//
+// The scenarios themselves, for agents and for workflows, are in the
+// subpackages agentcrash and workflowcrash.
 package crashtest
 
 import (
@@ -31,7 +40,7 @@ import (
 // the store and the execution log.
 type Env struct {
 	Scenario string `json:"scenario"`
-	Store    string `json:"store"` // "sqlite:<path>" or "postgres:<dsn>"
+	Store    string `json:"store"` // the store's spec, from its Backend's New
 	Log      string `json:"log"`
 	RunID    string `json:"runId,omitempty"`
 	Block    bool   `json:"block"`
@@ -184,5 +193,29 @@ func (c *Child) Wait(t *testing.T) {
 	_, _ = io.Copy(io.Discard, c.out)
 	if err := c.Cmd.Wait(); err != nil {
 		t.Fatalf("child: %v", err)
+	}
+}
+
+// Scenario is one durable-run test, as the parent runs it: Test starts
+// children through h, on stores of b.
+type Scenario struct {
+	Name string
+	// MultiProcess is set for scenarios where several processes use one
+	// store at once; they are skipped on backends that do not allow it.
+	MultiProcess bool
+	Test         func(t *testing.T, h Harness, b Backend)
+}
+
+// RunScenarios runs each of scenarios as a subtest of t named for it,
+// with h and b.
+func RunScenarios(t *testing.T, h Harness, b Backend, scenarios []Scenario) {
+	t.Helper()
+	for _, s := range scenarios {
+		t.Run(s.Name, func(t *testing.T) {
+			if s.MultiProcess && !b.MultiProcess {
+				t.Skipf("several processes use one store at once, which %s does not allow", b.Name)
+			}
+			s.Test(t, h, b)
+		})
 	}
 }

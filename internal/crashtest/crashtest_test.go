@@ -27,9 +27,7 @@ func TestLogLines(t *testing.T) {
 }
 
 func TestOpenStoreAndPollRun(t *testing.T) {
-	spec := crashtest.Stores()["sqlite"](t)
-	store := crashtest.OpenStore(t, spec)
-	defer store.Close()
+	store := crashtest.SQLite.OpenStore(t, crashtest.SQLite.New(t))
 	ctx := context.Background()
 	if _, err := store.SaveRun(ctx, storage.Run{RunID: "r1", Kind: storage.KindWorkflow, Name: "w", Status: storage.RunRunning, Snapshot: json.RawMessage(`{"n":1}`)}); err != nil {
 		t.Fatal(err)
@@ -41,6 +39,43 @@ func TestOpenStoreAndPollRun(t *testing.T) {
 	})
 	if polls != 3 {
 		t.Errorf("PollRun stopped after %d polls, want 3", polls)
+	}
+}
+
+func TestFreshEnvAndRestart(t *testing.T) {
+	env := crashtest.SQLite.FreshEnv(t, crashtest.Env{Scenario: "s", RunID: "r1", Block: true})
+	if env.Store == "" || env.Log == "" || env.Scenario != "s" || env.RunID != "r1" || !env.Block {
+		t.Fatalf("FreshEnv = %+v", env)
+	}
+	if other := crashtest.SQLite.FreshEnv(t, env); other.Store == env.Store || other.Log == env.Log {
+		t.Errorf("two FreshEnv calls share a store or log: %+v %+v", env, other)
+	}
+	store := crashtest.SQLite.Restart(t, &env)
+	if env.Block {
+		t.Error("Restart left env.Block set")
+	}
+	if _, _, err := store.ListRuns(context.Background(), storage.RunFilter{}); err != nil {
+		t.Errorf("the restarted store: %v", err)
+	}
+}
+
+func TestRunScenariosSkipsMultiProcessOnes(t *testing.T) {
+	var ran []string
+	record := func(t *testing.T, _ crashtest.Harness, b crashtest.Backend) {
+		ran = append(ran, t.Name()+" on "+b.Name)
+	}
+	scenarios := []crashtest.Scenario{{Name: "Alone", Test: record}, {Name: "Shared", MultiProcess: true, Test: record}}
+	t.Run("single", func(t *testing.T) { crashtest.RunScenarios(t, harness, crashtest.SQLite, scenarios) })
+	multi := crashtest.SQLite
+	multi.Name, multi.MultiProcess = "multi", true
+	t.Run("multi", func(t *testing.T) { crashtest.RunScenarios(t, harness, multi, scenarios) })
+	want := []string{
+		"TestRunScenariosSkipsMultiProcessOnes/single/Alone on sqlite",
+		"TestRunScenariosSkipsMultiProcessOnes/multi/Alone on multi",
+		"TestRunScenariosSkipsMultiProcessOnes/multi/Shared on multi",
+	}
+	if !reflect.DeepEqual(ran, want) {
+		t.Errorf("ran %q, want %q", ran, want)
 	}
 }
 

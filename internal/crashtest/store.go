@@ -4,77 +4,75 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/gomastra/mastra/internal/pgtest"
 	"github.com/gomastra/mastra/storage"
-	"github.com/gomastra/mastra/storage/postgres"
 	"github.com/gomastra/mastra/storage/sqlite"
 )
 
-// OpenStore opens the store spec names: "sqlite:<path>" or
-// "postgres:<dsn>". It fails the test on error; the caller closes the
-// store.
-func OpenStore(t testing.TB, spec string) storage.Store {
+// Backend is a kind of store the durable-run tests run on. The parent
+// makes a fresh store with New and hands its spec to the children in
+// Env.Store; every process opens it with Open. A backend's module
+// defines it: SQLite here, PostgreSQL in the storage/postgres module's
+// tests.
+type Backend struct {
+	Name string // e.g. "sqlite"
+	// New makes a fresh, empty store for t and returns its spec (for
+	// Open): a file path, a DSN.
+	New func(t testing.TB) string
+	// Open opens the store spec names; the caller closes it.
+	Open func(ctx context.Context, spec string) (storage.Store, error)
+	// MultiProcess reports that several processes may use one store at
+	// once; the scenarios where two processes race for one run need it.
+	MultiProcess bool
+}
+
+// SQLite is the SQLite backend: a file in t's temporary directory. One
+// process uses it at a time.
+var SQLite = Backend{
+	Name: "sqlite",
+	New:  func(t testing.TB) string { return filepath.Join(t.TempDir(), "mastra.db") },
+	Open: func(ctx context.Context, path string) (storage.Store, error) {
+		s, err := sqlite.Open(ctx, path)
+		if err != nil {
+			return nil, err
+		}
+		return s, nil
+	},
+}
+
+// OpenStore opens the store spec names. It fails t on error and closes
+// the store when t ends.
+func (b Backend) OpenStore(t testing.TB, spec string) storage.Store {
 	t.Helper()
-	var (
-		s   storage.Store
-		err error
-	)
-	switch kind, arg, _ := strings.Cut(spec, ":"); kind {
-	case "sqlite":
-		s, err = sqlite.Open(context.Background(), arg)
-	case "postgres":
-		s, err = postgres.Open(context.Background(), arg)
-	default:
-		err = fmt.Errorf("unknown store %q", spec)
-	}
+	s, err := b.Open(context.Background(), spec)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("open %s store: %v", b.Name, err)
 	}
+	t.Cleanup(func() { _ = s.Close() })
 	return s
+}
+
+// FreshEnv is env on a fresh store of b and a fresh execution log
+// (env.Store and env.Log set, the rest as given).
+func (b Backend) FreshEnv(t *testing.T, env Env) Env {
+	t.Helper()
+	env.Store = b.New(t)
+	env.Log = filepath.Join(t.TempDir(), "exec.log")
+	return env
 }
 
 // Restart stands for the process that comes after a crash: it clears
 // env.Block (that process must run to the end) and opens env.Store,
 // which is closed when t ends.
-func Restart(t *testing.T, env *Env) storage.Store {
+func (b Backend) Restart(t *testing.T, env *Env) storage.Store {
 	t.Helper()
 	env.Block = false
-	store := OpenStore(t, env.Store)
-	t.Cleanup(func() { _ = store.Close() })
-	return store
-}
-
-// Stores are the backends the durable-run tests run on, by name: each
-// function returns the spec (for OpenStore) of a fresh store for t, a
-// SQLite file in t's temporary directory or a PostgreSQL database from
-// pgtest.DSN.
-func Stores() map[string]func(t *testing.T) string {
-	return map[string]func(t *testing.T) string{
-		"sqlite":   func(t *testing.T) string { return "sqlite:" + filepath.Join(t.TempDir(), "mastra.db") },
-		"postgres": func(t *testing.T) string { return "postgres:" + pgtest.DSN(t) },
-	}
-}
-
-// EachStore runs f as a subtest on each of Stores, named for it, with
-// env on a fresh store of that kind and a fresh execution log (env.Store
-// and env.Log set, the rest as given).
-func EachStore(t *testing.T, env Env, f func(t *testing.T, env Env)) {
-	t.Helper()
-	for name, newStore := range Stores() {
-		t.Run(name, func(t *testing.T) {
-			env := env
-			env.Store = newStore(t)
-			env.Log = filepath.Join(t.TempDir(), "exec.log")
-			f(t, env)
-		})
-	}
+	return b.OpenStore(t, env.Store)
 }
 
 // PollRun polls store, every 5ms, until done reports true of the saved

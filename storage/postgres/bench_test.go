@@ -3,7 +3,7 @@ package postgres
 import (
 	"testing"
 
-	"github.com/gomastra/mastra/internal/pgtest"
+	"github.com/gomastra/mastra/storage/postgres/internal/pgtest"
 	"github.com/gomastra/mastra/storage/storagetest"
 )
 

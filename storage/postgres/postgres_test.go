@@ -5,8 +5,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/gomastra/mastra/internal/pgtest"
 	"github.com/gomastra/mastra/storage"
+	"github.com/gomastra/mastra/storage/postgres/internal/pgtest"
 	"github.com/gomastra/mastra/storage/storagetest"
 )
 
