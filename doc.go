@@ -1,25 +1,32 @@
 // Package mastra is the registry of gomastra: the Go counterpart of
-// Mastra's `new Mastra({...})`. It holds tools under registry keys and
-// hands them to the HTTP server, MCP servers and tools themselves (a
-// *Mastra is a [tools.Registry], reachable from a tool's Context).
-// Agents, workflows and storage will join the registry in later releases.
+// Mastra's `new Mastra({...})`. It holds an application's tools, agents
+// and workflows under registry keys, and its logger, and hands them to
+// the HTTP server (server.New), MCP servers (mcpserver.FromMastra) and
+// tools themselves: a *Mastra is a [tools.Registry], which tools run by
+// the server's tool routes and by MCP servers reach as ctx.Mastra().
+// Storage is not the registry's: agents and workflows keep their runs in
+// their own agent.Config.Storage and workflows.Config.Storage.
 //
 // # Contract
 //
-//   - [New] registers [Config.Tools] with [Mastra.AddTool] in sorted key
-//     order, skipping nil entries.
-//   - AddTool keys a tool by the given key, or by its ID when the key is
-//     empty. The first tool registered under a key wins: adding another
-//     under the same key is a silent no-op that returns nil. A nil tool is
-//     an error (id MASTRA_ADD_TOOL_UNDEFINED, matching [ErrNilTool]).
-//   - [Mastra.GetTool] looks a tool up by key. [Mastra.GetToolByID] looks
-//     for the first tool whose ID() is the id, then falls back to the key.
-//     Both report a missing tool as an [*Error] with Mastra's id, text and
-//     details (status 404 and the comma-separated keys), which matches
-//     [ErrToolNotFound] under errors.Is.
-//   - [Mastra.ListTools] returns a copy; [Mastra.ToolKeys] returns the keys
-//     in Mastra's order (insertion order, with JavaScript's rule that
-//     array-index keys such as "2" come first, ascending).
+//   - [New] registers [Config.Tools], [Config.Workflows] and
+//     [Config.Agents], each in sorted key order, skipping nil entries.
+//   - [Mastra.AddTool], [Mastra.AddAgent] and [Mastra.AddWorkflow] key an
+//     entry by the given key, or by its ID when the key is empty. The
+//     first entry registered under a key wins: adding another under the
+//     same key is a silent no-op. AddTool reports a nil tool as an error
+//     (id MASTRA_ADD_TOOL_UNDEFINED, matching [ErrNilTool]).
+//   - [Mastra.GetTool], [Mastra.GetAgent] and [Mastra.GetWorkflow] look an
+//     entry up by key. [Mastra.GetToolByID] looks for the first tool whose
+//     ID() is the id, then falls back to the key. A missing entry is an
+//     [*Error] with Mastra's id, text and details (status 404 and the
+//     comma-separated keys), which matches [ErrToolNotFound],
+//     [ErrAgentNotFound] or [ErrWorkflowNotFound] under errors.Is.
+//   - [Mastra.ListTools], [Mastra.ListAgents] and [Mastra.ListWorkflows]
+//     return copies. [Mastra.ToolKeys], [Mastra.AgentKeys] and
+//     [Mastra.WorkflowKeys] return the keys in Mastra's order (insertion
+//     order, with JavaScript's rule that array-index keys such as "2"
+//     come first, ascending). [Mastra.RemoveTool] unregisters a tool.
 //   - Nothing is persisted; the registry lives in memory.
 //   - A *Mastra is safe for concurrent use by multiple goroutines. The
 //     package keeps no state outside a *Mastra (its only package-level

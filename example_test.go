@@ -5,7 +5,10 @@ import (
 	"fmt"
 
 	"github.com/gomastra/mastra"
+	"github.com/gomastra/mastra/agent"
+	"github.com/gomastra/mastra/model/mock"
 	"github.com/gomastra/mastra/tools"
+	"github.com/gomastra/mastra/workflows"
 )
 
 type weatherIn struct {
@@ -104,5 +107,45 @@ func ExampleMastra_GetToolByID() {
 	// weather-tool
 	// weather-tool
 	// Tool with id calculator-tool not found
+	// true
+}
+
+// Agents and workflows are registered beside the tools, each under its
+// own keys, and looked up the same way.
+func ExampleMastra_GetAgent() {
+	weatherAgent, err := agent.New(agent.Config{
+		ID: "weather-agent", Instructions: "You are a helpful weather assistant.",
+		Model: mock.New(mock.Step{Text: "Sunny."}),
+		Tools: tools.Set{"weatherTool": weatherTool()},
+	})
+	if err != nil {
+		panic(err)
+	}
+	report := workflows.NewStep(workflows.StepConfig[weatherIn, weatherOut]{ID: "report",
+		Execute: func(_ workflows.StepContext, in weatherIn) (weatherOut, error) {
+			return weatherOut{Conditions: "sunny in " + in.Location}, nil
+		}})
+	weatherWorkflow := workflows.New(workflows.Config{ID: "weather-workflow"}).Then(report)
+	if err := weatherWorkflow.Commit(); err != nil {
+		panic(err)
+	}
+	m := mastra.New(mastra.Config{
+		Tools:     map[string]*tools.Tool{"weather": weatherTool()},
+		Agents:    map[string]*agent.Agent{"weatherAgent": weatherAgent},
+		Workflows: map[string]*workflows.Workflow{"weatherWorkflow": weatherWorkflow},
+	})
+
+	a, err := m.GetAgent("weatherAgent")
+	fmt.Println(a.ID(), err)
+	fmt.Println(m.AgentKeys(), m.WorkflowKeys())
+
+	_, err = m.GetWorkflow("forecast")
+	fmt.Println(err)
+	fmt.Println(errors.Is(err, mastra.ErrWorkflowNotFound))
+
+	// Output:
+	// weather-agent <nil>
+	// [weatherAgent] [weatherWorkflow]
+	// Workflow with ID forecast not found
 	// true
 }

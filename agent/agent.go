@@ -12,11 +12,29 @@
 // arguments as tool-error chunks the model can act on, runs parallel calls
 // under ToolCallConcurrency with results in call order, ends on client
 // tools with finishReason "tool-calls", honours maxSteps and stop
-// conditions, and calls hooks and the tools' lifecycle callbacks. Steps,
-// step-finish and finish payloads and Generate's Output have Mastra's
-// shapes. Sub-agents are "agent-<key>" tools (AgentTool); structured
-// output (WithStructuredOutput, GenerateObject) works together with tools.
-// Approval and suspension come with storage (issue 4).
+// conditions, and calls hooks (Config.Hooks, WithHooks) and the tools'
+// lifecycle callbacks. Steps, step-finish and finish payloads and
+// Generate's Output have Mastra's shapes. Sub-agents are "agent-<key>"
+// tools (Config.Agents, AgentTool) and workflows "workflow-<key>" tools
+// (Config.Workflows); structured output (WithStructuredOutput,
+// GenerateObject) works together with tools.
+//
+// A run can wait for a person. A call that needs approval (a tool's
+// RequireApproval or NeedsApproval, or the run's WithRequireToolApproval
+// or WithToolApprovalFunc) or whose tool calls ctx.Suspend ends the run
+// with finish reason "suspended", and Output.SuspendPayload describes the
+// waiting call. ApproveToolCall and DeclineToolCall (streaming) or
+// ApproveToolCallGenerate and DeclineToolCallGenerate answer an approval;
+// ResumeStream or ResumeGenerate runs a suspended call again, from the
+// top, with resume data. The run's snapshot
+// is kept in Config.Storage, so that another process sharing the storage
+// can resume it and a run cut short by a crash can be recovered; without
+// Storage, runs resume in this process only. With Storage and
+// Config.Memory, WithMemory keeps the conversation in a thread.
+//
+// The Examples show each of these: streaming, hooks, approval,
+// suspension, client tools, sub-agents, workflows as tools and
+// structured output.
 package agent
 
 import (
@@ -78,7 +96,9 @@ type Config struct {
 	// Processors).
 	Signals []Signal
 	// Transform is the agent's transform policy for tool payloads shown
-	// to people (spec §7); a run's WithTransform wins over it.
+	// to people (display) and kept in stored conversations (transcript),
+	// never for the model; a run's WithTransform wins over it. See
+	// package tools/transform.
 	Transform *transform.Policy
 	Logger    *slog.Logger
 	// Tracer makes the run's spans (default: the global provider's, and

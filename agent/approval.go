@@ -36,10 +36,11 @@ func WithToolApprovalFunc(fn func(ctx context.Context, req ApprovalRequest) (boo
 	return func(o *runOptions) { o.approvalFunc = fn }
 }
 
-// approvalRequired is Mastra's verdict (spec §6.5): the run's setting or
-// function seeds it; a tool's approval function replaces it; else the
-// tool's static flag adds to it. Failures of either function count as
-// "required": consent is never skipped by an error.
+// approvalRequired is Mastra's verdict on whether a call waits for a
+// person's approval: the run's setting or function seeds it; a tool's
+// approval function replaces it; else the tool's static flag adds to it.
+// Failures of either function count as "required": consent is never skipped
+// by an error.
 func (r *run) approvalRequired(t *tools.Tool, c call) bool {
 	seed := r.opts.requireApproval
 	if fn := r.opts.approvalFunc; fn != nil {

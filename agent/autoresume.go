@@ -14,14 +14,13 @@ import (
 	"github.com/gomastra/mastra/tools"
 )
 
-// WithAutoResumeSuspendedTools lets the model resume the thread's
-// suspended tool calls from the conversation (Mastra's
-// autoResumeSuspendedTools, spec §6.4): before each model call the
-// suspended calls of the run's thread (WithMemory) are described to the
-// model, which may call the tool again with resumeData and
-// suspendedToolCallId; that call then resumes the suspended one, exactly
-// once. Approvals are never resumed this way: only a person, through the
-// approval API, approves or declines.
+// WithAutoResumeSuspendedTools lets the model resume the thread's suspended
+// tool calls from the conversation (Mastra's autoResumeSuspendedTools):
+// before each model call the suspended calls of the run's thread
+// (WithMemory) are described to the model, which may call the tool again
+// with resumeData and suspendedToolCallId; that call then resumes the
+// suspended one, exactly once. Approvals are never resumed this way: only a
+// person, through the approval API, approves or declines.
 func WithAutoResumeSuspendedTools() Option { return func(o *runOptions) { o.autoResume = true } }
 
 // Keys the model adds to a tool call that resumes a suspended one.

@@ -116,8 +116,9 @@ func (r *run) rememberStep(res *stepResult, results []model.ToolResultPart) erro
 	return r.saveMessages(msgs)
 }
 
-// transcribed returns m with the transcript transforms (spec §7) of its
-// tool calls and results attached to their parts, under
+// transcribed returns m with the transcript transforms
+// (transform.TargetTranscript: what a stored conversation shows of a tool
+// payload) of its tool calls and results attached to their parts, under
 // providerOptions.mastra.toolPayloadTransform; the payloads stay raw.
 func (r *run) transcribed(m model.Message) model.Message {
 	out := m
@@ -161,8 +162,9 @@ func (r *run) transcribed(m model.Message) model.Message {
 }
 
 // waitingEntry is one entry of an assistant message's suspendedTools or
-// pendingToolApprovals metadata (spec §6.2), with transcript transforms
-// applied to what it shows.
+// pendingToolApprovals metadata (what the stored assistant message says
+// about the calls waiting for resume data or for approval), with
+// transcript transforms applied to what it shows.
 type waitingEntry struct {
 	ToolCallID     string          `json:"toolCallId"`
 	ToolName       string          `json:"toolName"`

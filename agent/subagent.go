@@ -13,8 +13,9 @@ import (
 	"github.com/gomastra/mastra/tools"
 )
 
-// subAgentInputSchema is the model-facing input of agent-<key> tools
-// (spec §4.6).
+// subAgentInputSchema is the model-facing input of agent-<key> tools,
+// Mastra's: a required prompt and optional threadId, resourceId,
+// instructions and maxSteps (at least 3).
 var subAgentInputSchema = mustFromJSON(`{
   "type": "object",
   "properties": {
@@ -65,11 +66,11 @@ type SubAgentToolCall struct {
 	Args       json.RawMessage `json:"args"`
 }
 
-// AgentTool turns sub into the tool a parent agent offers as
-// "agent-<key>" (spec §4.6): the model sends a prompt; the sub-agent runs
-// on it with the parent's conversation as context (tool calls and results
-// left out), a copy of the request context without the memory keys, a
-// thread and resource of its own derived from the parent's, and at most
+// AgentTool turns sub into the tool a parent agent offers as "agent-<key>",
+// as Mastra's agent tools work: the model sends a prompt; the sub-agent
+// runs on it with the parent's conversation as context (tool calls and
+// results left out), a copy of the request context without the memory keys,
+// a thread and resource of its own derived from the parent's, and at most
 // its own maxSteps (a model-given maxSteps can lower it, never raise it;
 // the model's threadId and resourceId are ignored). Its chunks stream
 // through the parent as tool-output chunks (data-* chunks pass as they
@@ -174,12 +175,12 @@ func AgentTool(key string, sub *Agent) *tools.Tool {
 	})
 }
 
-// suspendForSubAgent suspends the agent tool's call because the
-// sub-agent's run waits (spec §4.6): the call's suspend payload is the
-// sub-agent's waiting chunk payload (its own tool's name, args and
+// suspendForSubAgent suspends the agent tool's call because the sub-agent's
+// run waits (for approval or for resume data): the call's suspend payload
+// is the sub-agent's waiting chunk payload (its own tool's name, args and
 // request), its resume schema the sub-agent's, and resuming the call
-// resumes the sub-agent's run with the same data (an approval decision
-// for an approval).
+// resumes the sub-agent's run with the same data (an approval decision for
+// an approval).
 func suspendForSubAgent(ctx tools.Context, waiting stream.Chunk) error {
 	opts := []tools.SuspendOption{tools.WithRunID(waiting.RunID)}
 	switch p := waiting.Payload.(type) {

@@ -19,10 +19,11 @@ func transformPolicy(o runOptions, a *Agent) *transform.Policy {
 	return transform.SelectPolicy(o.transform, a.cfg.Transform, nil)
 }
 
-// transformMeta returns the chunk metadata of one tool phase (spec §7):
-// the display and transcript entries of the run's policy and the tool's
-// own transform, laid over the call's input-available entries for the
-// later phases. Nil when neither applies; the payloads stay raw.
+// transformMeta returns the chunk metadata of one tool phase (Mastra's
+// toolPayloadTransform, see package tools/transform): the display and
+// transcript entries of the run's policy and the tool's own transform, laid
+// over the call's input-available entries for the later phases. Nil when
+// neither applies; the payloads stay raw.
 func (r *run) transformMeta(t *tools.Tool, tc transform.Context) map[string]any {
 	if t == nil || (r.policy == nil && t.Transform() == nil) {
 		return nil

@@ -18,9 +18,10 @@ type secretIn struct {
 	Password string `json:"password"`
 }
 
-// TestTransformMetadataOnToolChunks checks spec §7 on the stream: each
-// tool chunk carries metadata.mastra.toolPayloadTransform for its phase
-// (and input-available alongside the later ones), payloads stay raw.
+// TestTransformMetadataOnToolChunks checks tool payload transforms on the
+// stream: each tool chunk carries metadata.mastra.toolPayloadTransform for
+// its phase (and input-available alongside the later ones), payloads stay
+// raw.
 func TestTransformMetadataOnToolChunks(t *testing.T) {
 	login := tools.New(tools.Config[secretIn, addOut]{
 		ID:      "login",

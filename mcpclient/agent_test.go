@@ -136,9 +136,10 @@ func TestAgentAsksApprovalForMCPTools(t *testing.T) {
 	}
 }
 
-// The client does not shorten ids; an agent's name sanitising does (spec
-// §3.1, §10.1): a 70-character id reaches the model cut to 63 characters
-// and still runs the MCP tool.
+// The client does not shorten ids; an agent's name sanitising does
+// (agent.SanitizeToolName, at most 63 characters for every provider): a
+// 70-character id reaches the model cut to 63 characters and still runs
+// the MCP tool.
 func TestAgentSanitisesLongMCPToolNames(t *testing.T) {
 	long := strings.Repeat("x", 60)
 	srv := newTestServer()

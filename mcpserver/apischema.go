@@ -7,8 +7,8 @@ import (
 )
 
 // apiSchemaJSON holds Mastra 1.71's route catalogue entries for the MCP
-// routes (cut, byte for byte, from the recorded
-// spec/http/system-api-schema.json), so that the API server's
+// routes (cut, byte for byte, from the catalogue a Mastra 1.71 server
+// answers at GET /api/system/api-schema), so that the API server's
 // /system/api-schema lists them and `mastra api mcp … --schema` works.
 //
 //go:embed apischema.json

@@ -17,7 +17,8 @@ import (
 // SDK bounds its own multi-round-trip retries.
 const maxLegacyRounds = 10
 
-// callTool answers tools/call for the exposed tool e (spec §10.2):
+// callTool answers tools/call for the exposed tool e, as Mastra's MCPServer
+// answers it:
 //
 //   - a ValidationError result (input, resume data) is {isError: true,
 //     content: its message};

@@ -12,7 +12,7 @@
 //	http.Handle("/mcp", srv.HTTPHandler())      // streamable HTTP
 //	server.New(m, server.Options{Routes: mcpserver.Routes(srv)}) // /api/mcp/my-server/mcp and the REST routes
 //
-// # What is exposed (spec §10.2)
+// # What is exposed
 //
 //   - Each tool with an Execute function under its key (not its ID);
 //     client tools are skipped with a warning. Its input schema is

@@ -88,13 +88,14 @@ type runRequest struct {
 
 var errForbiddenThread = errorf(http.StatusForbidden, "Access denied: thread belongs to a different resource")
 
-// runOptions reads the options every agent run route shares (spec §9.4):
-// instructions, system, context, memory, runId, maxSteps, requestContext,
+// runOptions reads the options every agent run route shares (generate,
+// stream, resume-stream), as Mastra's agent routes read them: instructions,
+// system, context, memory, runId, maxSteps, requestContext,
 // providerOptions, modelSettings, activeTools, clientTools, toolChoice,
 // requireToolApproval, structuredOutput / output. Fields gomastra has no
 // counterpart for (versions, stopWhen, scorers, tracingOptions, model,
-// savePerStep, untilIdle, toolsets, format) are accepted and ignored;
-// tools is stripped, as Mastra does.
+// savePerStep, untilIdle, toolsets, format) are accepted and ignored; tools
+// is stripped, as Mastra does.
 func (s *Server) runOptions(ctx context.Context, r *http.Request, a *agent.Agent, v *validator) []agent.Option {
 	var opts []agent.Option
 	auth := authResource(r)

@@ -24,7 +24,7 @@ type wrongInput struct {
 }
 
 // agentRunWrong are wrong types in the options every agent run route
-// reads (spec §9.4).
+// reads (Server.runOptions).
 var agentRunWrong = []wrongInput{
 	{"messages a number", "", `{"messages":5}`, 400},
 	{"messages an object", "", `{"messages":{"role":"user"}}`, 400},

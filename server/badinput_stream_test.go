@@ -23,9 +23,9 @@ import (
 	"github.com/gomastra/mastra/model/mock"
 )
 
-// The streaming half of the bad-input sweep (issue 6): a client that
-// goes away mid-stream cancels its run and leaves nothing behind, and
-// 1,000 streams at once all finish with bounded memory.
+// The streaming half of the bad-input sweep (badinput_test.go): a
+// client that goes away mid-stream cancels its run and leaves nothing
+// behind, and 1,000 streams at once all finish with bounded memory.
 
 // watchedModel wraps a model and reports each call: its context (sent
 // on calls when the call starts) and how many parts it had yielded when

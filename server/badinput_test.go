@@ -14,11 +14,11 @@ import (
 	"github.com/gomastra/mastra/workflows"
 )
 
-// The bad-input sweep (issue 6): malformed JSON, wrong types, empty and
-// oversized bodies, unknown ids, bad query parameters, deep nesting, huge
-// strings and invalid UTF-8, sent to every POST route of the route
-// table. Each answer must be a 4xx with a JSON {"error": ...} body (or,
-// where the input is acceptable after all, a 2xx), never a 5xx.
+// The bad-input sweep: malformed JSON, wrong types, empty and oversized
+// bodies, unknown ids, bad query parameters, deep nesting, huge strings and
+// invalid UTF-8, sent to every POST route of the route table. Each answer
+// must be a 4xx with a JSON {"error": ...} body (or, where the input is
+// acceptable after all, a 2xx), never a 5xx.
 
 // sweepMaxBody is the body limit of the sweep's server: small, so that
 // an oversized body is cheap to send to every route.

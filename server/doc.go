@@ -35,12 +35,16 @@
 //	POST /workflows/:workflowId/resume-async?runId= {step?, resumeData?, requestContext?} → result
 //	POST /workflows/:workflowId/resume?runId=       same, in the background → {message}
 //	POST /workflows/:workflowId/resume-stream?runId= same → chunks
+//	GET  /workflows/:workflowId/runs                ?page&perPage&fromDate&toDate&resourceId&status → {runs, total}
 //	GET  /workflows/:workflowId/runs/:runId         {runId, workflowName, status, createdAt, updatedAt, result?, ...}
+//	POST /workflows/:workflowId/runs/:runId/cancel  {"message":"Workflow run cancelled"}
 //	GET  /system/api-schema                         the route catalogue (what `mastra api --schema` reads)
 //
 // plus GET / of the prefix ("Hello to the Mastra API!") and GET /health
-// ({"success":true}) outside it. Anything else is Hono's 404 "404 Not
-// Found". Every answer carries Mastra's CORS headers
+// ({"success":true}) outside it, the app's own routes (Options.Routes,
+// such as the AI SDK chat route of package aisdk or the MCP routes of
+// package mcpserver) and the dev studio (Options.Studio). Anything else
+// is Hono's 404 "404 Not Found". Every answer carries Mastra's CORS headers
 // (Access-Control-Allow-Origin: *); OPTIONS preflights get 204.
 //
 // # Bodies and errors

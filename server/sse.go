@@ -12,7 +12,7 @@ type streamFormat int
 
 const (
 	// formatSSE: "data: <json>\n\n" frames, then "data: [DONE]\n\n"
-	// (agent streams; spec §4.9).
+	// (agent streams, as Mastra's server writes them).
 	formatSSE streamFormat = iota
 	// formatRecords: each chunk's JSON followed by the record separator
 	// "\x1E", nothing at the end (Mastra's workflow streams, which

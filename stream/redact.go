@@ -1,6 +1,6 @@
 package stream
 
-// Redact returns c as Mastra's server sends it (spec §4.9): the request a
+// Redact returns c as Mastra's server sends it to clients: the request a
 // step sent the model is not shown to clients, so step-start's request
 // becomes {} (and moves last, as Mastra's redaction re-adds it), and
 // step-finish and finish payloads lose metadata.request and every step's

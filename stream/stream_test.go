@@ -11,8 +11,8 @@ import (
 )
 
 // TestChunksRoundTripMastraTraffic decodes the chunks Mastra 1.71 streamed
-// (spec/http/smoke-fullstream.json) into this package's types and encodes
-// them again: the JSON must be the same.
+// (testdata/mastra/smoke-fullstream.json of package agent) into this
+// package's types and encodes them again: the JSON must be the same.
 func TestChunksRoundTripMastraTraffic(t *testing.T) {
 	data, err := os.ReadFile("../agent/testdata/mastra/smoke-fullstream.json")
 	if err != nil {

@@ -27,6 +27,8 @@ type nestedSuspension struct {
 // workflows): its id is the workflow's, it runs a run of its own (whose
 // id is the outer run's id, "/", the step id), and a suspension inside
 // it suspends the outer step, whose path is then [this id, inner path...].
+// w must be committed: the step of an uncommitted workflow fails when it
+// runs.
 func (w *Workflow) AsStep() *Step {
 	in, out := w.cfg.InputSchema, w.cfg.OutputSchema
 	if in == nil {

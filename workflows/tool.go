@@ -20,13 +20,14 @@ type ToolResult struct {
 	Error  string          `json:"error,omitempty"`
 }
 
-// Tool turns w into the tool an agent offers as "workflow-<key>" (spec
-// §4.7): its input is {inputData, initialState?}; each call starts a
-// fresh run whose chunks stream through the tool's writer; the result is
-// {runId, result} or {runId, error}. A suspended step suspends the call
-// (payload: the step's suspend payload; resume schema: the step's), and
-// resuming the call resumes the same workflow run. The description is the
-// workflow's, or "Workflow: <key>".
+// Tool turns w into the tool an agent offers as "workflow-<key>"
+// (agent.Config.Workflows, Mastra's workflow tools): its input is
+// {inputData, initialState?}; each call starts a fresh run whose chunks
+// stream through the tool's writer; the result is {runId, result} or
+// {runId, error}. A suspended step suspends the call (payload: the step's
+// suspend payload; resume schema: the step's), and resuming the call
+// resumes the same workflow run. The description is the workflow's, or
+// "Workflow: <key>".
 func Tool(key string, w *Workflow) *tools.Tool {
 	description := w.cfg.Description
 	if description == "" {

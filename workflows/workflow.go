@@ -4,14 +4,20 @@
 // Mastra's workflow-* chunks, suspend for a person and resume by step,
 // and keep their snapshots in storage so they resume after a restart.
 //
-//	wf := workflows.New(workflows.Config{ID: "research"}).
-//		Then(plan).
-//		Parallel(searchWeb, searchDocs).
-//		Then(summarise)
-//	if err := wf.Commit(); err != nil { ... } // steps whose schemas do not connect
-//	res, err := wf.CreateRun().Start(ctx, Input{Topic: "Go"})
+// A workflow is built with [New] and the builder methods ([Workflow.Then],
+// [Workflow.Parallel], [Workflow.Branch], [Workflow.DoWhile],
+// [Workflow.DoUntil], [Workflow.Foreach], [Workflow.Map] and
+// [Workflow.Sleep]) from steps made with [NewStep], [FromTool] or, to
+// nest a committed workflow, [Workflow.AsStep]. [Workflow.Commit] checks
+// that each step's input schema accepts what comes before it, and
+// freezes the workflow. Each run ([Workflow.CreateRun]) is started with
+// [Run.Start] or [Run.Stream] and, once suspended, resumed with
+// [Run.Resume] or [Run.ResumeStream]. With [Config.Storage], snapshots
+// of suspended runs outlive the process and [Workflow.LoadRun] finds a
+// run again.
 //
-// A workflow is also an agent tool, "workflow-<key>" (Tool).
+// A workflow is also an agent tool, "workflow-<key>" ([Tool]). The
+// package's Examples show these pieces at work.
 package workflows
 
 import (

@@ -209,9 +209,10 @@ func TestNativeApprovals(t *testing.T) {
 	}
 }
 
-// Display transforms the Go agent attaches to its chunks shape what the
-// UI stream shows (spec §7.3): the input, the output, and no argument
-// deltas when the display target has no input-delta function.
+// Display transforms the Go agent attaches to its chunks shape what the UI
+// stream shows (each part carries its phase's transformed value): the
+// input, the output, and no argument deltas when the display target has no
+// input-delta function.
 func TestConverterAppliesDisplayTransforms(t *testing.T) {
 	type in struct {
 		Account string `json:"account"`

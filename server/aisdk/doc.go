@@ -33,8 +33,9 @@
 //     (whose part id is the sub-agent's run and data.id its agent id,
 //     while the tool call says "agent-<key>"), data-tool-workflow
 //     snapshots of workflow tools, data-structured-output, and the data-*
-//     chunks tools write. Display transforms (spec §7) attached to chunks
-//     shape what the parts show.
+//     chunks tools write. Display transforms (package tools/transform)
+//     attached to chunks shape what the parts show: a part carries the
+//     transformed input, output or error in place of the raw one.
 //
 // Version V6 adds the AI SDK v6 native approval flow: a
 // tool-approval-request part (approval id "<runId>::<toolCallId>"), and

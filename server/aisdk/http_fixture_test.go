@@ -102,7 +102,8 @@ func normaliseIDs(frames []string) ([]string, []string) {
 //     a tool's resume schema comes back from gomastra's schema package
 //     with its keys in another order;
 //   - subAgentResourceId: without memory Mastra makes up an id, gomastra
-//     derives "<parent agent>-<key>" (spec §4.6 allows both).
+//     derives "<parent agent>-<key>" (both give the sub-agent a
+//     resource of its own).
 var agentDetails = []*regexp.Regexp{
 	regexp.MustCompile(`"errorText":"(?:[^"\\]|\\.)*"`),
 	regexp.MustCompile(`"resumeSchema":"(?:[^"\\]|\\.)*"`),
@@ -127,9 +128,9 @@ func blankAgentDetails(frames []string) []string {
 //     step-finish chunk (a finish-step part) before the run's finish;
 //     gomastra's ends the run with the error and the finish only.
 //   - sub-agent: gomastra's agent-<key> result also carries the
-//     sub-agent's finishReason and usage (spec §4.6: "the runtime result
-//     also carries finishReason, usage"); Mastra's output schema drops
-//     them from the result it reports.
+//     sub-agent's finishReason and usage (as Mastra's runtime result
+//     does); Mastra's output schema drops them from the result it
+//     reports.
 var knownAgentDifferences = map[string]func(want, got []string) ([]string, []string){
 	"model-error": func(want, got []string) ([]string, []string) {
 		var out []string

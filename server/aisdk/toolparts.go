@@ -10,7 +10,9 @@ import (
 // The conversions of tool chunks: the input streaming in, the call, its
 // result or error, and the waits for approval or for resume data. Each
 // shows the display transform of its phase when the chunk carries one
-// (spec §7.3): the raw payload stays in the chunk for everything else.
+// (transform.TargetDisplay in the chunk's metadata): the part shows the
+// transformed value, while the raw payload stays in the chunk for
+// everything else.
 
 // display returns the display transform of a tool payload for phase,
 // when the chunk's metadata carries one with a transformed value.

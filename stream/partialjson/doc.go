@@ -1,6 +1,7 @@
 // Package partialjson parses the partial JSON of streamed tool-call
-// arguments (Mastra's argsTextDelta, §4.8 of the tools spec) with the
-// semantics of the AI SDK's parsePartialJson and fixJson, incrementally.
+// arguments (the text of Mastra's tool-call-delta chunks, argsTextDelta)
+// with the semantics of the AI SDK's parsePartialJson and fixJson,
+// incrementally.
 //
 // # Semantics
 //
