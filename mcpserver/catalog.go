@@ -32,11 +32,13 @@ type exposedTool struct {
 }
 
 // buildCatalog turns cfg's tools, agents and workflows into the exposed
-// tools, in exposure order, applying spec §10.2: tools under their keys
-// (client tools skipped with a warning), agents as ask_<key>, workflows as
-// run_<key>, and on a name clash the earlier entry wins (warning).
-func buildCatalog(cfg *Config, log *slog.Logger) ([]*exposedTool, error) {
+// tools, in exposure order, as Mastra's MCPServer exposes them: tools
+// under their keys (client tools skipped with a warning), agents as
+// ask_<key>, workflows as run_<key>, and on a name clash the earlier
+// entry wins (warning).
+func buildCatalog(cfg *Config, log *slog.Logger) ([]*exposedTool, []Skipped, error) {
 	var out []*exposedTool
+	var skipped []Skipped
 	taken := map[string]bool{}
 	for _, key := range ordered(slices.Collect(maps.Keys(cfg.Tools)), cfg.Order.Tools) {
 		t := cfg.Tools[key]
@@ -46,10 +48,10 @@ func buildCatalog(cfg *Config, log *slog.Logger) ([]*exposedTool, error) {
 		}
 		e, err := exposeTool(key, t)
 		if err != nil {
-			if skip(cfg, log, key, err) {
+			if skip(cfg, log, &skipped, key, err) {
 				continue
 			}
-			return nil, err
+			return nil, nil, err
 		}
 		out = append(out, e)
 		taken[key] = true
@@ -57,15 +59,15 @@ func buildCatalog(cfg *Config, log *slog.Logger) ([]*exposedTool, error) {
 	for _, key := range ordered(slices.Collect(maps.Keys(cfg.Agents)), cfg.Order.Agents) {
 		a := cfg.Agents[key]
 		if a == nil {
-			return nil, configError("agent %q is nil", key)
+			return nil, nil, configError("agent %q is nil", key)
 		}
 		name := "ask_" + key
 		t, err := askTool(name, key, a)
 		if err != nil {
-			if skip(cfg, log, name, err) {
+			if skip(cfg, log, &skipped, name, err) {
 				continue
 			}
-			return nil, err
+			return nil, nil, err
 		}
 		if taken[name] {
 			log.Warn(fmt.Sprintf("Tool '%s' already exists; agent '%s' is not exposed.", name, key))
@@ -73,7 +75,7 @@ func buildCatalog(cfg *Config, log *slog.Logger) ([]*exposedTool, error) {
 		}
 		e, err := exposeTool(name, t)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		e.input = askInputJSON
 		out = append(out, e)
@@ -82,15 +84,15 @@ func buildCatalog(cfg *Config, log *slog.Logger) ([]*exposedTool, error) {
 	for _, key := range ordered(slices.Collect(maps.Keys(cfg.Workflows)), cfg.Order.Workflows) {
 		w := cfg.Workflows[key]
 		if w == nil {
-			return nil, configError("workflow %q is nil", key)
+			return nil, nil, configError("workflow %q is nil", key)
 		}
 		name := "run_" + key
 		t, err := runTool(name, key, w)
 		if err != nil {
-			if skip(cfg, log, name, err) {
+			if skip(cfg, log, &skipped, name, err) {
 				continue
 			}
-			return nil, err
+			return nil, nil, err
 		}
 		if taken[name] {
 			log.Warn(fmt.Sprintf("Tool '%s' already exists; workflow '%s' is not exposed.", name, key))
@@ -98,25 +100,33 @@ func buildCatalog(cfg *Config, log *slog.Logger) ([]*exposedTool, error) {
 		}
 		e, err := exposeTool(name, t)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if e.input, err = renderInputSchema(name, t, draft07); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		out = append(out, e)
 		taken[name] = true
 	}
-	log.Info(fmt.Sprintf("%d tools registered", len(out)))
-	return out, nil
+	log.Debug(fmt.Sprintf("%d tools registered", len(out)))
+	return out, skipped, nil
+}
+
+// Skipped is a tool, agent or workflow a server with
+// Config.SkipUnservable left out: its MCP tool name and why.
+type Skipped struct {
+	Name   string
+	Reason error
 }
 
 // skip tells whether an entry that cannot be exposed is skipped
-// (Config.SkipUnservable), and warns when it is.
-func skip(cfg *Config, log *slog.Logger, name string, err error) bool {
+// (Config.SkipUnservable), and records it in skipped when it is.
+func skip(cfg *Config, log *slog.Logger, skipped *[]Skipped, name string, err error) bool {
 	if !cfg.SkipUnservable {
 		return false
 	}
-	log.Warn("mcpserver: not exposed", "tool", name, "err", err)
+	log.Debug("mcpserver: not exposed", "tool", name, "err", err)
+	*skipped = append(*skipped, Skipped{Name: name, Reason: err})
 	return true
 }
 

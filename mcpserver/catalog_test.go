@@ -18,9 +18,9 @@ import (
 	"github.com/gomastra/mastra/workflows"
 )
 
-// Spec §10.2: tools under their keys, agents as ask_<key>, workflows as
-// run_<key>, client tools skipped, clashes won by the earlier entry, each
-// with Mastra's warning.
+// What an MCP server exposes: tools under their keys, agents as
+// ask_<key>, workflows as run_<key>, client tools skipped, clashes won by
+// the earlier entry, each with Mastra's warning.
 func TestCatalogRules(t *testing.T) {
 	rec := &recordingLogger{}
 	cfg := fixtureConfig(t)
@@ -178,8 +178,8 @@ func TestOutputSchemaKinds(t *testing.T) {
 	}
 }
 
-// Without a RequestStateKey a per-process key is used, with Mastra's
-// warning.
+// Without a RequestStateKey a per-process key is used, with a warning
+// naming the setting.
 func TestMissingStateKeyWarns(t *testing.T) {
 	rec := &recordingLogger{}
 	s, err := New(Config{Name: "x", Version: "1", Logger: slog.New(rec)})
@@ -187,7 +187,7 @@ func TestMissingStateKeyWarns(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	if len(s.codec.key) != 32 || !strings.HasPrefix(strings.Join(rec.messages(), "|"), "No requestState.key configured") {
+	if len(s.codec.key) != 32 || !strings.HasPrefix(strings.Join(rec.messages(), "|"), "mcpserver: no Config.RequestStateKey") {
 		t.Errorf("key %d bytes, warnings %q", len(s.codec.key), rec.messages())
 	}
 }

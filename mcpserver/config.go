@@ -73,8 +73,8 @@ type Config struct {
 	// (default 10 minutes, Mastra's).
 	RequestStateTTL time.Duration
 
-	// SkipUnservable skips, with a warning, a tool, agent or workflow the
-	// server cannot expose (a resume schema MCP cannot present as an
+	// SkipUnservable skips (Server.Skipped lists them) a tool, agent or
+	// workflow the server cannot expose (a resume schema MCP cannot present as an
 	// input request, an agent or workflow without a description) instead
 	// of failing New as Mastra does: for serving a whole registry, as the
 	// dev server does, where one such tool must not hide the others.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -25,6 +26,7 @@ type Server struct {
 	id       string
 	log      *slog.Logger
 	tools    []*exposedTool
+	skipped  []Skipped
 	byName   map[string]*exposedTool
 	codec    *stateCodec
 	released string
@@ -73,18 +75,18 @@ func New(cfg Config) (*Server, error) {
 	if len(key) == 0 {
 		key = make([]byte, 32)
 		_, _ = rand.Read(key)
-		log.Warn("No requestState.key configured: continuation state is signed with a per-process key, so a suspended request can only be resumed on this process. Set requestState.key in multi-instance and serverless deployments.")
+		log.Warn("mcpserver: no Config.RequestStateKey: suspended tool calls are signed with a per-process key, so only this process can resume them. Set the same RequestStateKey on every instance that may receive the answer.")
 	}
 	ttl := cfg.RequestStateTTL
 	if ttl <= 0 {
 		ttl = defaultRequestStateTTL
 	}
 	s.codec = &stateCodec{key: key, ttl: ttl, now: time.Now}
-	catalog, err := buildCatalog(&cfg, log)
+	catalog, skipped, err := buildCatalog(&cfg, log)
 	if err != nil {
 		return nil, err
 	}
-	s.tools = catalog
+	s.tools, s.skipped = catalog, skipped
 	for _, e := range catalog {
 		s.byName[e.name] = e
 	}
@@ -145,6 +147,10 @@ func (s *Server) ToolNames() []string {
 	}
 	return names
 }
+
+// Skipped lists what a server with Config.SkipUnservable left out, in
+// exposure order.
+func (s *Server) Skipped() []Skipped { return slices.Clone(s.skipped) }
 
 // MCPServer is the underlying server of the official Go SDK, for serving
 // it over a transport this package does not wrap (Server.Connect with any

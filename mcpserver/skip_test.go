@@ -34,4 +34,8 @@ func TestSkipUnservable(t *testing.T) {
 	if names := srv.ToolNames(); len(names) != 1 || names[0] != "add" {
 		t.Errorf("served %v, want [add]", names)
 	}
+	skipped := srv.Skipped()
+	if len(skipped) != 1 || skipped[0].Name != "askUser" || !errors.As(skipped[0].Reason, &me) || me.ID != IDResumeSchemaNotRepresentable {
+		t.Errorf("skipped %+v, want askUser with %s", skipped, IDResumeSchemaNotRepresentable)
+	}
 }

@@ -10,17 +10,18 @@
 //
 // Flags and environment (flags win): -host / HOST (default 127.0.0.1),
 // -port / PORT (default 4111), -storage / MASTRA_STORAGE_URL (a SQLite
-// file, default .mastra/mastra.db; ":memory:"; or a postgres:// URL),
-// -token / MASTRA_AUTH_TOKEN (a bearer token the API then requires),
-// -studio / MASTRA_STUDIO (the dev studio at "/", default true),
-// -recover / MASTRA_RECOVER_RUNS (finish at start the runs a dead process
-// left running; default on for SQLite, off for PostgreSQL).
+// file, default .mastra/mastra.db, or ":memory:"; other URLs with the
+// driver given to WithStorage, such as postgres:// with
+// serve.WithStorage(postgres.Driver)), -token / MASTRA_AUTH_TOKEN (a
+// bearer token the API then requires), -studio / MASTRA_STUDIO (the dev
+// studio at "/", default true), -recover / MASTRA_RECOVER_RUNS (finish at
+// start the runs a dead process left running; default on for SQLite,
+// which one process owns, off for shared storages such as PostgreSQL).
 //
-// The registry is also an MCP server (package mcpserver): over streamable
-// HTTP at /api/mcp/<id>/mcp, and over stdin/stdout when the first
-// argument is "mcp" (`myapp mcp -storage …`, what `mastra mcp` runs). Its
-// id is MASTRA_MCP_ID (default "mastra"); MASTRA_MCP_REQUEST_STATE_KEY
-// signs suspended calls' state across instances.
+// An app links only what it names: SQLite always, other storages through
+// WithStorage, and extensions such as the MCP server
+// (mcpserver.ServeOption, which also answers `myapp mcp`, what `mastra
+// mcp` runs) through WithExtension.
 package serve
 
 import (
@@ -33,20 +34,14 @@ import (
 	"net"
 	"os"
 	"os/signal"
-	"strings"
-	"sync"
 	"syscall"
 	"time"
 
 	"github.com/gomastra/mastra"
-	"github.com/gomastra/mastra/agent"
 	"github.com/gomastra/mastra/server"
 	"github.com/gomastra/mastra/server/aisdk"
 	"github.com/gomastra/mastra/server/studio"
 	"github.com/gomastra/mastra/storage"
-	"github.com/gomastra/mastra/storage/postgres"
-	"github.com/gomastra/mastra/storage/sqlite"
-	"github.com/gomastra/mastra/workflows"
 )
 
 // Env is what an app is built with.
@@ -65,14 +60,19 @@ type Build func(ctx context.Context, env Env) (*mastra.Mastra, error)
 // Config is what Run needs besides the app.
 type Config struct {
 	Host, Port string
-	// StorageURL is a SQLite path, ":memory:", or a postgres:// URL.
+	// StorageURL is a SQLite path, ":memory:", or a URL one of Drivers
+	// opens.
 	StorageURL string
+	// Drivers open storage URLs besides SQLite's paths (WithStorage).
+	Drivers []storage.Driver
+	// Extensions serve more than Mastra's API (WithExtension).
+	Extensions []Extension
 	// Token, when set, is the bearer token the API requires.
 	Token string
 	// Recover finishes, at start, the runs a dead process left running
 	// (agents' and workflows'). Right when this process is the only one
-	// using the storage (the SQLite default); off by default for
-	// PostgreSQL, where another live process may own those runs.
+	// using the storage (the SQLite default); off by default for shared
+	// storages, where another live process may own those runs.
 	Recover bool
 	// NoStudio turns off the dev studio (package server/studio) served at
 	// "/" beside the API.
@@ -80,35 +80,63 @@ type Config struct {
 	// ShutdownGrace bounds how long in-flight requests may take after a
 	// stop is asked (default 10 s); their contexts are then canceled.
 	ShutdownGrace time.Duration
-	// Stdin and Stdout carry the MCP protocol in ServeMCP (default the
-	// process's own).
-	Stdin  io.Reader
-	Stdout io.Writer
+	// Summary, when set, receives the start-up summary once the server
+	// listens: its URL and what is served where (studio, API, chat route,
+	// extensions).
+	Summary io.Writer
 	// Ready, when set, is called with the address once listening.
 	Ready func(addr string)
 }
 
 // Main parses the flags and environment, runs the app and exits: 0 after
 // a clean stop (SIGINT or SIGTERM), 1 on an error, 2 on bad flags.
-func Main(build Build) {
-	os.Exit(Command(os.Args[1:], os.Getenv, os.Stderr, build))
+func Main(build Build, opts ...Option) {
+	os.Exit(Command(os.Args[1:], os.Getenv, os.Stderr, build, opts...))
 }
 
-// Command is Main without exiting, for tests.
-func Command(args []string, getenv func(string) string, stderr io.Writer, build Build) int {
-	serveMCP := len(args) > 0 && args[0] == "mcp"
-	if serveMCP {
-		args = args[1:]
+// Command is Main without exiting, for tests. A first argument that is
+// an extension's Mode ("mcp") runs that mode on the process's stdin and
+// stdout instead of the server.
+func Command(args []string, getenv func(string) string, stderr io.Writer, build Build, opts ...Option) int {
+	cfg := Config{}
+	for _, o := range opts {
+		o(&cfg)
 	}
+	mode, args, err := modeOf(args, cfg.Extensions)
+	if err != nil {
+		fmt.Fprintf(stderr, "mastra: %v\n", err)
+		return 2
+	}
+	if code := parseFlags(args, getenv, stderr, &cfg); code >= 0 {
+		return code
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	log := slog.New(slog.NewTextHandler(stderr, nil))
+	if mode != nil {
+		err = RunMode(ctx, cfg, getenv, log, build, *mode, os.Stdin, os.Stdout)
+	} else {
+		cfg.Summary = stderr
+		err = Run(ctx, cfg, getenv, log, build)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "mastra: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// parseFlags fills cfg from args and the environment. It returns the exit
+// code when the command should stop (0 after -h, 2 on a bad flag), else -1.
+func parseFlags(args []string, getenv func(string) string, stderr io.Writer, cfg *Config) int {
 	fs := flag.NewFlagSet("mastra-app", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	cfg := Config{}
 	fs.StringVar(&cfg.Host, "host", or(getenv("HOST"), "127.0.0.1"), "address to listen on (env HOST)")
 	fs.StringVar(&cfg.Port, "port", or(getenv("PORT"), "4111"), "port to listen on (env PORT)")
-	fs.StringVar(&cfg.StorageURL, "storage", or(getenv("MASTRA_STORAGE_URL"), ".mastra/mastra.db"), "SQLite file, :memory:, or postgres:// URL (env MASTRA_STORAGE_URL)")
+	fs.StringVar(&cfg.StorageURL, "storage", or(getenv("MASTRA_STORAGE_URL"), ".mastra/mastra.db"), storageUsage(cfg.Drivers))
 	fs.StringVar(&cfg.Token, "token", getenv("MASTRA_AUTH_TOKEN"), "bearer token the API requires (env MASTRA_AUTH_TOKEN)")
 	studioFlag := fs.String("studio", or(getenv("MASTRA_STUDIO"), "true"), `serve the dev studio at "/": "true" or "false" (env MASTRA_STUDIO)`)
-	recoverRuns := fs.String("recover", getenv("MASTRA_RECOVER_RUNS"), `finish runs a dead process left running: "true" or "false" (env MASTRA_RECOVER_RUNS; default true for SQLite, false for PostgreSQL)`)
+	recoverRuns := fs.String("recover", getenv("MASTRA_RECOVER_RUNS"), `finish runs a dead process left running: "true" or "false" (env MASTRA_RECOVER_RUNS; default true for SQLite, false for shared storages)`)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -116,55 +144,82 @@ func Command(args []string, getenv func(string) string, stderr io.Writer, build 
 		return 2
 	}
 	cfg.NoStudio = *studioFlag == "false" || *studioFlag == "0"
-	cfg.Recover = !isPostgres(cfg.StorageURL)
+	cfg.Recover = storage.Scheme(cfg.StorageURL) == ""
 	if *recoverRuns != "" {
 		cfg.Recover = *recoverRuns == "true" || *recoverRuns == "1"
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	log := slog.New(slog.NewTextHandler(stderr, nil))
-	run := Run
-	if serveMCP {
-		run = ServeMCP
+	return -1
+}
+
+// storageUsage is the -storage flag's help: SQLite and the linked drivers.
+func storageUsage(drivers []storage.Driver) string {
+	s := "SQLite file or :memory:"
+	for _, d := range drivers {
+		for _, scheme := range d.Schemes {
+			s += ", or " + scheme + ":// URL (" + d.Name + ")"
+		}
 	}
-	if err := run(ctx, cfg, getenv, log, build); err != nil {
-		fmt.Fprintf(stderr, "mastra: %v\n", err)
-		return 1
+	return s + " (env MASTRA_STORAGE_URL)"
+}
+
+// modeOf finds the extension whose Mode is args[0]; the rest of args are
+// the mode's flags. "mcp" without an extension serving it is an error
+// saying what to link.
+func modeOf(args []string, exts []Extension) (*Extension, []string, error) {
+	if len(args) == 0 || args[0] == "" || args[0][0] == '-' {
+		return nil, args, nil
 	}
-	return 0
+	for i := range exts {
+		if exts[i].Mode == args[0] && exts[i].RunMode != nil {
+			return &exts[i], args[1:], nil
+		}
+	}
+	if args[0] == "mcp" {
+		return nil, nil, errors.New("this app does not serve MCP: pass mcpserver.ServeOption() (package github.com/gomastra/mastra/mcpserver) to serve.Main")
+	}
+	return nil, nil, fmt.Errorf("unknown command %q (the app takes flags only; -h lists them)", args[0])
 }
 
 // Run opens the storage, builds the app and serves it (server.Serve):
 // Mastra's API under /api, the AI SDK chat route at POST /chat/{agentId}
-// (sub-agent runs included as data-tool-agent parts) and, unless
-// cfg.NoStudio, the dev studio at "/" — until ctx ends, then shuts down gracefully: no new connections,
+// (sub-agent runs included as data-tool-agent parts), what
+// cfg.Extensions mount and, unless cfg.NoStudio, the dev studio at "/" —
+// until ctx ends, then shuts down gracefully: no new connections,
 // in-flight requests get ShutdownGrace, suspended runs stay in storage.
 func Run(ctx context.Context, cfg Config, getenv func(string) string, log *slog.Logger, build Build) error {
-	m, closeStore, err := openApp(ctx, cfg, getenv, log, build)
+	app, closeStore, err := openApp(ctx, cfg, getenv, log, build)
 	if err != nil {
 		return err
 	}
 	defer closeStore()
 	if cfg.Recover {
-		done := recoverRuns(ctx, m, log)
+		done := recoverRuns(ctx, app.Mastra, log)
 		defer done()
 	}
-	mcp, closeMCP := mcpRoutes(m, getenv, log)
-	defer closeMCP()
+	mounts, err := mountExtensions(app)
+	defer closeMounts(mounts)
+	if err != nil {
+		return err
+	}
 	opts := server.Options{BearerToken: cfg.Token, Logger: log,
-		// The AI SDK chat route (Mastra's chatRoute), for useChat front
-		// ends, and the registry as an MCP server.
-		Routes: append([]server.Route{aisdk.ChatRoute(m, aisdk.ChatRouteOptions{Chat: aisdk.ChatOptions{Stream: aisdk.StreamOptions{IncludeSubAgentMetadata: true}}})}, mcp...),
+		// The AI SDK chat route (Mastra's chatRoute), for useChat front ends.
+		Routes: []server.Route{aisdk.ChatRoute(app.Mastra, aisdk.ChatRouteOptions{Chat: aisdk.ChatOptions{Stream: aisdk.StreamOptions{IncludeSubAgentMetadata: true}}})},
+	}
+	for _, m := range mounts {
+		opts.Routes = append(opts.Routes, m.Routes...)
 	}
 	if !cfg.NoStudio {
 		opts.Studio = studio.Handler(studio.Options{})
 	}
-	return server.Serve(ctx, m, server.ServeOptions{
+	return server.Serve(ctx, app.Mastra, server.ServeOptions{
 		Addr:          net.JoinHostPort(cfg.Host, cfg.Port),
 		Options:       opts,
 		ShutdownGrace: cfg.ShutdownGrace,
 		Ready: func(addr net.Addr) {
-			log.Info("mastra: serving", "url", "http://"+addr.String(), "storage", cfg.StorageURL)
+			log.Debug("mastra: serving", "addr", addr.String(), "storage", cfg.StorageURL)
+			if cfg.Summary != nil {
+				writeSummary(cfg.Summary, app, addr, mounts)
+			}
 			if cfg.Ready != nil {
 				cfg.Ready(addr.String())
 			}
@@ -172,80 +227,62 @@ func Run(ctx context.Context, cfg Config, getenv func(string) string, log *slog.
 	})
 }
 
+// RunMode opens the storage, builds the app and runs it as ext's mode
+// (ext.RunMode) on stdin and stdout until ctx ends.
+func RunMode(ctx context.Context, cfg Config, getenv func(string) string, log *slog.Logger, build Build, ext Extension, stdin io.Reader, stdout io.Writer) error {
+	if ext.RunMode == nil {
+		return fmt.Errorf("%s has no mode to run", ext.Name)
+	}
+	app, closeStore, err := openApp(ctx, cfg, getenv, log, build)
+	if err != nil {
+		return err
+	}
+	defer closeStore()
+	return ext.RunMode(ctx, app, stdin, stdout)
+}
+
 // openApp opens the storage cfg names and builds the app on it;
 // closeStore closes the storage.
-func openApp(ctx context.Context, cfg Config, getenv func(string) string, log *slog.Logger, build Build) (m *mastra.Mastra, closeStore func(), err error) {
-	store, err := Open(ctx, cfg.StorageURL)
+func openApp(ctx context.Context, cfg Config, getenv func(string) string, log *slog.Logger, build Build) (app App, closeStore func(), err error) {
+	store, err := Open(ctx, cfg.StorageURL, cfg.Drivers...)
 	if err != nil {
-		return nil, nil, err
+		return App{}, nil, err
 	}
-	m, err = build(ctx, Env{Storage: store, Logger: log, Getenv: getenv})
+	env := Env{Storage: store, Logger: log, Getenv: getenv}
+	m, err := build(ctx, env)
 	if err != nil {
 		_ = store.Close()
-		return nil, nil, fmt.Errorf("building the app: %w", err)
+		return App{}, nil, fmt.Errorf("building the app: %w", err)
 	}
-	return m, func() { _ = store.Close() }, nil
+	return App{Mastra: m, Env: env, Config: cfg}, func() { _ = store.Close() }, nil
 }
 
-// recoverRuns finishes in the background the runs a dead process left
-// running, and returns a function that waits for them.
-func recoverRuns(ctx context.Context, m *mastra.Mastra, log *slog.Logger) func() {
-	var wg sync.WaitGroup
-	for key, a := range m.ListAgents() {
-		runs, _, err := a.ListRunningRuns(ctx, agent.SuspendedRunsFilter{})
-		if err != nil {
-			log.Warn("mastra: listing interrupted runs", "agent", key, "err", err)
+// mountExtensions mounts each extension that has something to serve
+// beside the API. On an error, the mounts made so far are returned too
+// (for closeMounts).
+func mountExtensions(app App) ([]*Mount, error) {
+	var mounts []*Mount
+	for _, e := range app.Config.Extensions {
+		if e.Mount == nil {
 			continue
 		}
-		for _, r := range runs {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				out, err := a.ResumeGenerate(ctx, r.RunID, nil)
-				if err != nil {
-					log.Warn("mastra: recovering a run", "agent", key, "runId", r.RunID, "err", err)
-					return
-				}
-				log.Info("mastra: recovered a run", "agent", key, "runId", r.RunID, "finishReason", out.FinishReason)
-			}()
-		}
-	}
-	for key, w := range m.ListWorkflows() {
-		runs, err := w.ListRuns(ctx, workflows.StatusRunning)
+		m, err := e.Mount(app)
 		if err != nil {
-			log.Warn("mastra: listing interrupted runs", "workflow", key, "err", err)
-			continue
+			return mounts, fmt.Errorf("%s: %w", e.Name, err)
 		}
-		for _, stored := range runs {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				run, err := w.LoadRun(ctx, stored.RunID)
-				if err == nil {
-					var res *workflows.Result
-					if res, err = run.Resume(ctx, workflows.ResumeOptions{}); err == nil {
-						log.Info("mastra: recovered a run", "workflow", key, "runId", stored.RunID, "status", res.Status)
-						return
-					}
-				}
-				log.Warn("mastra: recovering a run", "workflow", key, "runId", stored.RunID, "err", err)
-			}()
+		if m != nil {
+			mounts = append(mounts, m)
 		}
 	}
-	return wg.Wait
+	return mounts, nil
 }
 
-func isPostgres(url string) bool {
-	return strings.HasPrefix(url, "postgres://") || strings.HasPrefix(url, "postgresql://")
-}
-
-// Open opens a store from a URL: postgres:// or postgresql:// for
-// PostgreSQL, anything else a SQLite file path (or ":memory:").
-func Open(ctx context.Context, url string) (storage.Store, error) {
-	if isPostgres(url) {
-		return postgres.Open(ctx, url)
+func closeMounts(mounts []*Mount) {
+	for _, m := range mounts {
+		if m.Close != nil {
+			m.Close()
+		}
 	}
-	return sqlite.Open(ctx, url)
 }
 
 func or(v, def string) string {

@@ -1,11 +1,14 @@
 // Package storage is what the runtime keeps: memory threads and their
 // messages, per-thread state (the task list), and run snapshots (agent
-// runs suspended or in progress; workflow runs later), with the claims
-// that make a resume happen exactly once.
+// and workflow runs, suspended or in progress: agent.Config.Storage and
+// workflows.Config.Storage), with the claims that make a resume happen
+// exactly once.
 //
 // Two backends implement Store: storage/sqlite (embedded, the default:
 // a file or in-memory) and storage/postgres (shared by several
-// processes). storage/storagetest is the conformance suite both pass.
+// processes). Each exports a [Driver] that opens stores from URLs.
+// storage/storagetest is the conformance suite both pass. [NewMemoryRuns]
+// keeps run snapshots in memory, for one process.
 //
 // Every method is safe for concurrent use, from several goroutines and,
 // on PostgreSQL, from several processes.

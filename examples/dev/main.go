@@ -13,6 +13,10 @@
 // calls answer with an error naming the variable, and the tools and the
 // workflow still work. WEATHER_BASE_URL replaces https://wttr.in. See
 // package serve for the flags (-host, -port, -storage, -token).
+//
+// It links every provider (providers.Default), PostgreSQL besides SQLite
+// (-storage postgres://…) and the MCP server (/api/mcp/mastra/mcp, and
+// `dev mcp` over stdio); an app of your own names only what it uses.
 package main
 
 import (
@@ -21,11 +25,19 @@ import (
 
 	"github.com/gomastra/mastra"
 	"github.com/gomastra/mastra/examples/weather/weather"
+	"github.com/gomastra/mastra/mcpserver"
 	"github.com/gomastra/mastra/model/providers"
 	"github.com/gomastra/mastra/serve"
+	"github.com/gomastra/mastra/storage/postgres"
 )
 
-func main() { serve.Main(build) }
+func main() { serve.Main(build, options()...) }
+
+// options are what the example app links besides SQLite: PostgreSQL and
+// the MCP server.
+func options() []serve.Option {
+	return []serve.Option{serve.WithStorage(postgres.Driver), mcpserver.ServeOption()}
+}
 
 // build is the example app on the server's storage.
 func build(_ context.Context, env serve.Env) (*mastra.Mastra, error) {

@@ -28,9 +28,13 @@ func TestTheDevServerServesTheExample(t *testing.T) {
 	env := map[string]string{"WEATHER_BASE_URL": wttr.URL, "OPENAI_API_KEY": ""}
 	ctx, cancel := context.WithCancel(context.Background())
 	ready, done := make(chan string, 1), make(chan error, 1)
+	var summary, logs strings.Builder
+	cfg := serve.Config{Host: "127.0.0.1", Port: "0", StorageURL: filepath.Join(t.TempDir(), "mastra.db"), Summary: &summary, Ready: func(a string) { ready <- a }}
+	for _, o := range options() {
+		o(&cfg)
+	}
 	go func() {
-		done <- serve.Run(ctx, serve.Config{Host: "127.0.0.1", Port: "0", StorageURL: filepath.Join(t.TempDir(), "mastra.db"), Ready: func(a string) { ready <- a }},
-			func(k string) string { return env[k] }, slog.New(slog.DiscardHandler), build)
+		done <- serve.Run(ctx, cfg, func(k string) string { return env[k] }, slog.New(slog.NewTextHandler(&logs, nil)), build)
 	}()
 	var addr string
 	select {
@@ -42,6 +46,18 @@ func TestTheDevServerServesTheExample(t *testing.T) {
 		cancel()
 		if err := <-done; err != nil {
 			t.Error(err)
+		}
+		// A clean start warns about nothing (the error is the agent's,
+		// asked for without a key above); the summary says what is
+		// served where, MCP included.
+		if strings.Contains(logs.String(), "level=WARN") {
+			t.Errorf("logs: %s", logs.String())
+		}
+		for _, want := range []string{"  studio  http://" + addr + "/\n", "  API     http://" + addr + "/api  (5 tools, 3 agents, 1 workflow)",
+			"  MCP     http://" + addr + "/api/mcp/mastra/mcp", "not served over MCP: askUserTool"} {
+			if !strings.Contains(summary.String(), want) {
+				t.Errorf("summary lacks %q:\n%s", want, summary.String())
+			}
 		}
 	}()
 	call := func(method, path, body string) string {
