@@ -15,7 +15,6 @@ import (
 
 	"github.com/gomastra/mastra"
 	"github.com/gomastra/mastra/agent"
-	"github.com/gomastra/mastra/examples/weather/weather"
 	"github.com/gomastra/mastra/model"
 	"github.com/gomastra/mastra/model/mock"
 	"github.com/gomastra/mastra/server"
@@ -113,23 +112,26 @@ func ofType(frames []map[string]any, typ string) []map[string]any {
 	return out
 }
 
-// TestChatRouteSubAgentParts runs the weather example's supervisor, whose
-// writer sub-agent is the tool "agent-writer", through a chat route with
+// TestChatRouteSubAgentParts runs the guide's supervisor, whose writer
+// sub-agent is the tool "agent-writer", through a chat route with
 // sub-agent metadata on: the tool call is named "agent-writer", and the
 // writer's run appears as data-tool-agent parts whose data is the writer
 // (its own id) and whose part id is the writer's run.
 func TestChatRouteSubAgentParts(t *testing.T) {
 	haiku := "Fog on the Golden Gate, / foghorns answer one another, / the city exhales."
-	writer, err := weather.NewWriter(mock.NewFunc(func(*model.Request) mock.Step { return mock.Step{Text: haiku} }))
+	writer, err := agent.New(agent.Config{ID: "writer", Name: "Writer", Description: "Drafts and edits written content",
+		Instructions: "You are a skilled writer.", Model: mock.NewFunc(func(*model.Request) mock.Step { return mock.Step{Text: haiku} })})
 	if err != nil {
 		t.Fatal(err)
 	}
-	supervisor, err := weather.NewSupervisor(mock.NewFunc(func(req *model.Request) mock.Step {
-		if hasToolResult(req) {
-			return mock.Step{Text: "Here is your haiku: " + haiku}
-		}
-		return mock.Step{ToolCalls: []mock.ToolCall{{ID: "call-writer", Name: "agent-writer", Args: `{"prompt":"Write a haiku about fog."}`, ChunkSize: 8}}}
-	}), writer)
+	supervisor, err := agent.New(agent.Config{ID: "supervisor", Name: "Supervisor", Description: "Coordinates the writer to produce content",
+		Instructions: "Coordinate the writer to produce content.", Agents: map[string]*agent.Agent{"writer": writer},
+		Model: mock.NewFunc(func(req *model.Request) mock.Step {
+			if hasToolResult(req) {
+				return mock.Step{Text: "Here is your haiku: " + haiku}
+			}
+			return mock.Step{ToolCalls: []mock.ToolCall{{ID: "call-writer", Name: "agent-writer", Args: `{"prompt":"Write a haiku about fog."}`, ChunkSize: 8}}}
+		})})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,20 @@
+module github.com/gomastra/mastra/model/openai
+
+go 1.26.0
+
+require (
+	github.com/gomastra/mastra v0.0.0-00010101000000-000000000000
+	github.com/google/go-cmp v0.7.0
+	github.com/google/jsonschema-go v0.4.3
+	github.com/openai/openai-go/v3 v3.98.0
+)
+
+require (
+	github.com/coder/websocket v1.8.15 // indirect
+	github.com/tidwall/gjson v1.20.0 // indirect
+	github.com/tidwall/match v1.1.1 // indirect
+	github.com/tidwall/pretty v1.2.1 // indirect
+	github.com/tidwall/sjson v1.2.5 // indirect
+)
+
+replace github.com/gomastra/mastra => ../..
