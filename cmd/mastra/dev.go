@@ -82,21 +82,6 @@ func init() {
 	rootCmd.AddCommand(dev, start)
 }
 
-// build compiles the app into bin, telling the user.
-func build(ctx context.Context, o appOptions, bin string, stderr io.Writer) error {
-	fmt.Fprintf(stderr, "mastra: building %s …\n", o.dir)
-	t0 := time.Now()
-	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, ".")
-	cmd.Dir = o.dir
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		fmt.Fprintf(stderr, "mastra: build failed:\n%s", out)
-		return fmt.Errorf("build failed")
-	}
-	fmt.Fprintf(stderr, "mastra: built in %s\n", time.Since(t0).Round(time.Millisecond))
-	return nil
-}
-
 // app is a running app process.
 type app struct {
 	cmd  *exec.Cmd

@@ -13,7 +13,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"strings"
 	"text/template"
 
@@ -29,6 +28,9 @@ type initOptions struct {
 	model      string
 	mastraPath string
 	noInstall  bool
+	// findCheckout finds the gomastra checkout to use when mastraPath is
+	// empty ("" for none); nil is builtFromCheckout.
+	findCheckout func() string
 }
 
 // scaffoldFile is one file `mastra init` writes: its path in the new
@@ -38,12 +40,14 @@ type scaffoldFile struct {
 }
 
 // scaffoldFiles are the new project's files, in the order they are
-// written (and listed).
+// written (and listed), after go.mod and go.sum.
 var scaffoldFiles = []scaffoldFile{
 	{"main.go", "main.go.tmpl"},
 	{"tools/weather.go", "weather_tool.go.tmpl"},
 	{"tools/weather_test.go", "weather_tool_test.go.tmpl"},
 	{"agents/weather.go", "weather_agent.go.tmpl"},
+	{"internal/wttrstub/wttrstub.go", "wttrstub.go.tmpl"},
+	{"cmd/wttr-stub/main.go", "wttr_stub_main.go.tmpl"},
 	{"README.md", "README.md.tmpl"},
 	{".gitignore", "gitignore.tmpl"},
 }
@@ -51,6 +55,7 @@ var scaffoldFiles = []scaffoldFile{
 // scaffoldData fills the templates.
 type scaffoldData struct {
 	Name, Module, Model string
+	providerPackage
 }
 
 func init() {
@@ -60,8 +65,11 @@ func init() {
 		Short: "Create a new Mastra app in Go with the Tools guide's weather tool and agent",
 		Long: "init writes a Go module into directory (default: the current directory, which must not hold\n" +
 			"any of the files it writes): main.go serving the app with Mastra's API, tools/weather.go (the\n" +
-			"guide's weather tool, with a test), agents/weather.go (the weather agent), a README and a\n" +
-			".gitignore. Then it runs `go mod tidy` to fetch gomastra (skip with --no-install).",
+			"guide's weather tool, with a test), agents/weather.go (the weather agent), cmd/wttr-stub (a\n" +
+			"stand-in for wttr.in, to try the app offline), a README and a .gitignore. The app links only\n" +
+			"the provider of --model. Then it runs `go mod tidy` (skip with --no-install).\n\n" +
+			"gomastra comes from a local checkout: --mastra-path, else the checkout this mastra was built\n" +
+			"from (go install ./cmd/mastra in a checkout), else the published module.",
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			dir := "."
@@ -72,9 +80,9 @@ func init() {
 		},
 	}
 	c.Flags().StringVar(&o.module, "module", "", "the new module's path (default: the directory's name)")
-	c.Flags().StringVar(&o.model, "model", "openai/gpt-5.6-sol", `the agent's default model, "provider/model"`)
-	c.Flags().StringVar(&o.mastraPath, "mastra-path", "", "a local gomastra checkout to use instead of the published module (adds a replace directive)")
-	c.Flags().BoolVar(&o.noInstall, "no-install", false, "do not run `go mod tidy`")
+	c.Flags().StringVar(&o.model, "model", "openai/gpt-5.6-sol", `the agent's default model, "provider/model"; the app links that provider only`)
+	c.Flags().StringVar(&o.mastraPath, "mastra-path", "", "a local gomastra checkout to build against (replace directives, and go.sum lines from it)")
+	c.Flags().BoolVar(&o.noInstall, "no-install", false, "write the files only; do not run go mod tidy")
 	rootCmd.AddCommand(c)
 }
 
@@ -83,7 +91,8 @@ func init() {
 var modulePathRE = regexp.MustCompile(`^[A-Za-z0-9._~-]+(/[A-Za-z0-9._~-]+)*$`)
 
 // initProject writes the new project into dir and, unless told not to,
-// tidies its module. It refuses to overwrite any file.
+// tidies its module. It refuses to overwrite any file, and removes what
+// it wrote when the module cannot be tidied.
 func initProject(ctx context.Context, dir string, o initOptions, stdout, stderr io.Writer) error {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
@@ -97,70 +106,117 @@ func initProject(ctx context.Context, dir string, o initOptions, stdout, stderr 
 	if !modulePathRE.MatchString(module) || strings.Contains(module, "..") {
 		return fmt.Errorf("init: %q is not a usable module path; pass one with --module (e.g. example.com/weather)", module)
 	}
-	if !strings.Contains(o.model, "/") {
-		return fmt.Errorf(`init: --model %q: want "provider/model", e.g. openai/gpt-5.6-sol`, o.model)
+	provider, err := providerOf(o.model)
+	if err != nil {
+		return err
 	}
-	files := append([]scaffoldFile{{"go.mod", ""}}, scaffoldFiles...)
-	for _, f := range files {
-		if _, err := os.Lstat(filepath.Join(abs, f.path)); err == nil {
-			return fmt.Errorf("init: %s already exists; init only creates new files (use another directory)", filepath.Join(dir, f.path))
+	if err := refuseExisting(abs, dir); err != nil {
+		return err
+	}
+	src, err := pickSource(o)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "Creating a Mastra app in %s\n", abs)
+	if src.checkout != "" {
+		fmt.Fprintf(stdout, "  gomastra from %s (%s)\n", src.checkout, src.why)
+	}
+	w := &scaffoldWriter{root: abs, stdout: stdout}
+	if err := writeScaffold(w, src, scaffoldData{Name: name, Module: module, Model: o.model, providerPackage: provider}); err != nil {
+		w.undo()
+		return err
+	}
+	if !o.noInstall {
+		if err := tidy(ctx, abs, src, stdout); err != nil {
+			w.undo()
+			return fmt.Errorf("%w\n%s", err, w.undoReport(dir))
+		}
+	}
+	printNext(stdout, dir, o.noInstall)
+	return nil
+}
+
+// refuseExisting fails when any file init writes exists in root.
+func refuseExisting(root, dir string) error {
+	for _, path := range append([]string{"go.mod", "go.sum"}, scaffoldPaths()...) {
+		if _, err := os.Lstat(filepath.Join(root, path)); err == nil {
+			return fmt.Errorf("init: %s already exists; init only creates new files (use another directory)", filepath.Join(dir, path))
 		} else if !errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("init: %w", err)
 		}
 	}
-	gomod, err := goModFile(module, o.mastraPath)
+	return nil
+}
+
+func scaffoldPaths() []string {
+	paths := make([]string, len(scaffoldFiles))
+	for i, f := range scaffoldFiles {
+		paths[i] = f.path
+	}
+	return paths
+}
+
+// writeScaffold writes go.mod, go.sum (with a checkout) and the
+// templates.
+func writeScaffold(w *scaffoldWriter, src gomastraSource, data scaffoldData) error {
+	gomod, gosum, err := moduleFiles(data.Module, src, data.providerPackage)
 	if err != nil {
 		return err
 	}
-	data := scaffoldData{Name: name, Module: module, Model: o.model}
-	fmt.Fprintf(stdout, "Creating a Mastra app in %s\n", abs)
-	if err := writeNew(abs, "go.mod", gomod, stdout); err != nil {
+	if err := w.write("go.mod", gomod); err != nil {
 		return err
+	}
+	if gosum != nil {
+		if err := w.write("go.sum", gosum); err != nil {
+			return err
+		}
 	}
 	for _, f := range scaffoldFiles {
 		b, err := renderScaffold(f, data)
 		if err != nil {
 			return err
 		}
-		if err := writeNew(abs, f.path, b, stdout); err != nil {
+		if err := w.write(f.path, b); err != nil {
 			return err
 		}
 	}
-	if !o.noInstall {
-		fmt.Fprintln(stdout, "Running go mod tidy (fetches gomastra and its dependencies)...")
-		tidy := exec.CommandContext(ctx, "go", "mod", "tidy")
-		tidy.Dir, tidy.Stdout, tidy.Stderr = abs, stderr, stderr
-		if err := tidy.Run(); err != nil {
-			return fmt.Errorf("init: go mod tidy in %s: %w (the files are written; run it again when fixed)", abs, err)
+	return nil
+}
+
+// tidy runs `go mod tidy` in the new module. Its output is shown only
+// when it fails, summed up in a sentence saying what to do.
+func tidy(ctx context.Context, dir string, src gomastraSource, stdout io.Writer) error {
+	fmt.Fprintln(stdout, "Running go mod tidy (resolves the app's dependencies; the first time, it downloads them)...")
+	var out bytes.Buffer
+	cmd := exec.CommandContext(ctx, "go", "mod", "tidy")
+	cmd.Dir, cmd.Stdout, cmd.Stderr = dir, &out, &out
+	if err := cmd.Run(); err != nil {
+		last := lastLine(out.String())
+		if src.checkout != "" {
+			return fmt.Errorf("init: go mod tidy failed against the checkout %s: %s", src.checkout, last)
 		}
+		return fmt.Errorf("init: go mod tidy could not fetch gomastra (%s); until gomastra is published, build against a checkout: mastra init --mastra-path /path/to/gomastra", last)
 	}
+	return nil
+}
+
+// lastLine is the last non-empty line of go's output, the one that says
+// why it failed.
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	return strings.TrimSpace(lines[len(lines)-1])
+}
+
+func printNext(stdout io.Writer, dir string, noInstall bool) {
 	fmt.Fprintf(stdout, "\nDone. Next:\n")
 	if dir != "." {
 		fmt.Fprintf(stdout, "  cd %s\n", dir)
 	}
-	if o.noInstall {
+	if noInstall {
 		fmt.Fprintln(stdout, "  go mod tidy")
 	}
 	fmt.Fprintf(stdout, "  mastra dev\n  mastra api tool execute weather-tool '{\"location\":\"San Francisco\"}'\n")
-	return nil
-}
-
-// goModFile is the new module's go.mod: its path, the Go version this
-// CLI was built with, and, with a local checkout, gomastra replaced by it.
-func goModFile(module, mastraPath string) ([]byte, error) {
-	var b bytes.Buffer
-	fmt.Fprintf(&b, "module %s\n\ngo %s\n", module, goVersion())
-	if mastraPath != "" {
-		abs, err := filepath.Abs(mastraPath)
-		if err != nil {
-			return nil, err
-		}
-		if _, err := os.Stat(filepath.Join(abs, "go.mod")); err != nil {
-			return nil, fmt.Errorf("init: --mastra-path %s: no go.mod there", mastraPath)
-		}
-		fmt.Fprintf(&b, "\nrequire github.com/gomastra/mastra v0.0.0\n\nreplace github.com/gomastra/mastra => %s\n", abs)
-	}
-	return b.Bytes(), nil
+	fmt.Fprintln(stdout, "Offline? README.md shows the same call against a local stand-in for wttr.in.")
 }
 
 // renderScaffold fills f's template; Go files come out gofmt-ed.
@@ -181,37 +237,4 @@ func renderScaffold(f scaffoldFile, data scaffoldData) ([]byte, error) {
 		return formatted, nil
 	}
 	return b.Bytes(), nil
-}
-
-// writeNew creates root/path (and its directories) with content; it
-// fails rather than overwrite.
-func writeNew(root, path string, content []byte, stdout io.Writer) error {
-	full := filepath.Join(root, filepath.FromSlash(path))
-	if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-		return fmt.Errorf("init: %w", err)
-	}
-	f, err := os.OpenFile(full, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-	if err != nil {
-		return fmt.Errorf("init: %w", err)
-	}
-	if _, err := f.Write(content); err != nil {
-		f.Close()
-		return fmt.Errorf("init: writing %s: %w", path, err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("init: writing %s: %w", path, err)
-	}
-	fmt.Fprintf(stdout, "  created %s\n", path)
-	return nil
-}
-
-// goVersion is the "go" line for the new module: the language version
-// of the toolchain this CLI was built with ("1.26"), which gomastra
-// itself requires at least.
-func goVersion() string {
-	v := strings.TrimPrefix(runtime.Version(), "go")
-	if parts := strings.SplitN(v, ".", 3); len(parts) >= 2 {
-		return parts[0] + "." + parts[1]
-	}
-	return "1.26"
 }

@@ -3,6 +3,15 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/ed25519"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/binary"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"io"
 	"net"
 	"net/http"
@@ -10,10 +19,12 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
-	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
+
+	"github.com/gomastra/mastra/model"
 )
 
 // repoRoot is this checkout of gomastra (the module the test runs in).
@@ -27,13 +38,55 @@ func repoRoot(t *testing.T) string {
 	return root
 }
 
-// offlineGo runs the go command in dir without reaching any module
-// proxy (everything comes from this machine's module cache).
-func offlineGo(t *testing.T, ctx context.Context, dir string, args ...string) string {
+// isolateGo makes the go commands this test runs (and init runs) use
+// nothing but this machine's module cache, and makes any checksum lookup
+// fail: GOSUMDB is a checksum database of a key made here, served at a
+// closed port of 127.0.0.1, whose cache is empty. A go.sum missing a line
+// the new module needs then fails the test instead of passing wherever
+// the lookup happens to be cached.
+func isolateGo(t *testing.T) {
+	t.Setenv("GOPROXY", "off")
+	t.Setenv("GOSUMDB", unreachableSumDB(t))
+	t.Setenv("GOWORK", "off")
+	t.Setenv("GOFLAGS", "-mod=mod -buildvcs=false")
+	t.Setenv("GOTOOLCHAIN", "local")
+	for _, k := range []string{"GONOSUMDB", "GONOSUMCHECK", "GOPRIVATE", "GOINSECURE", "GONOPROXY"} {
+		t.Setenv(k, "")
+	}
+}
+
+// unreachableSumDB is a GOSUMDB value naming a checksum database that
+// no lookup can reach.
+func unreachableSumDB(t *testing.T) string {
+	pub, _, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := "gomastra-test-sumdb"
+	key := append([]byte{1}, pub...) // algorithm 1: Ed25519
+	h := sha256.New()
+	h.Write([]byte(name + "\n"))
+	h.Write(key)
+	vkey := fmt.Sprintf("%s+%08x+%s", name, binary.BigEndian.Uint32(h.Sum(nil)), base64.StdEncoding.EncodeToString(key))
+	return vkey + " http://" + closedAddr(t)
+}
+
+// closedAddr is an address of 127.0.0.1 nothing listens on.
+func closedAddr(t *testing.T) string {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	return addr
+}
+
+// goCmd runs the go command in dir and returns its output.
+func goCmd(t *testing.T, ctx context.Context, dir string, args ...string) string {
 	t.Helper()
 	cmd := exec.CommandContext(ctx, "go", args...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GOPROXY=off", "GOFLAGS=-mod=mod -buildvcs=false", "GOTOOLCHAIN=local")
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("go %s in %s: %v\n%s", strings.Join(args, " "), dir, err, out)
@@ -41,63 +94,199 @@ func offlineGo(t *testing.T, ctx context.Context, dir string, args ...string) st
 	return string(out)
 }
 
-// `mastra init` writes a project that tidies, vets, passes its own test,
-// builds, and serves the guide's weather tool and agent.
+// unusedSDKs are modules the scaffolded app (OpenAI, SQLite, no MCP) must
+// not even see in its module graph.
+var unusedSDKs = []string{"github.com/anthropics/anthropic-sdk-go", "google.golang.org/genai", "google.golang.org/grpc",
+	"github.com/jackc/pgx", "github.com/modelcontextprotocol/go-sdk"}
+
+// maxAppBytes is the scaffolded app's size budget, unstripped.
+const maxAppBytes = 40 << 20
+
+// `mastra init` writes a project that tidies offline with the checksums
+// it was given, vets, passes its own test, builds within its size budget
+// without the SDKs it does not use, and serves the guide's tool call
+// against the offline stand-in its README shows, starting without a
+// warning.
 func TestInitCreatesAWorkingApp(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a whole app")
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	isolateGo(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	dir := filepath.Join(t.TempDir(), "weather-app")
-	var out, errOut bytes.Buffer
-	err := initProject(ctx, dir, initOptions{module: "example.com/weather-app", model: "openai/gpt-5.6-sol", mastraPath: repoRoot(t), noInstall: true}, &out, &errOut)
+	var out bytes.Buffer
+	err := initProject(ctx, dir, initOptions{module: "example.com/weather-app", model: "openai/gpt-5.6-sol", mastraPath: repoRoot(t)}, &out, &out)
 	if err != nil {
-		t.Fatalf("init: %v\n%s%s", err, out.String(), errOut.String())
+		t.Fatalf("init: %v\n%s", err, out.String())
 	}
-	for _, want := range []string{"created go.mod", "created main.go", "created tools/weather.go", "created agents/weather.go", "mastra dev"} {
+	for _, want := range []string{"created go.mod", "created go.sum", "created main.go", "created tools/weather.go", "created agents/weather.go", "created cmd/wttr-stub/main.go", "mastra dev"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("init's output lacks %q:\n%s", want, out.String())
 		}
 	}
-	offlineGo(t, ctx, dir, "mod", "tidy")
-	offlineGo(t, ctx, dir, "vet", "./...")
-	if got := offlineGo(t, ctx, dir, "test", "./..."); !strings.Contains(got, "ok  \texample.com/weather-app/tools") {
+	goCmd(t, ctx, dir, "vet", "./...")
+	if got := goCmd(t, ctx, dir, "test", "./..."); !strings.Contains(got, "ok  \texample.com/weather-app/tools") {
 		t.Errorf("the scaffolded test did not pass:\n%s", got)
 	}
-	bin := filepath.Join(t.TempDir(), "app")
-	offlineGo(t, ctx, dir, "build", "-o", bin, ".")
+	graph := goCmd(t, ctx, dir, "mod", "graph")
+	for _, sdk := range unusedSDKs {
+		if strings.Contains(graph, sdk) {
+			t.Errorf("the module graph holds %s, which the app does not use", sdk)
+		}
+	}
+	bins := t.TempDir()
+	app, stub := filepath.Join(bins, "app"), filepath.Join(bins, "wttr-stub")
+	goCmd(t, ctx, dir, "build", "-o", app, ".")
+	goCmd(t, ctx, dir, "build", "-o", stub, "./cmd/wttr-stub")
+	if fi, err := os.Stat(app); err != nil || fi.Size() > maxAppBytes {
+		t.Errorf("the app is %d bytes, over its budget of %d (%v)", fi.Size(), maxAppBytes, err)
+	}
+	callTheToolOffline(t, ctx, dir, app, stub)
+}
 
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+// callTheToolOffline follows the scaffold's README: the stand-in for
+// wttr.in, the app pointed at it, and the guide's CLI call.
+func callTheToolOffline(t *testing.T, ctx context.Context, dir, app, stub string) {
+	stubAddr, appAddr := closedAddr(t), closedAddr(t)
+	start(t, ctx, dir, nil, stub, "-addr", stubAddr)
+	host, port, _ := net.SplitHostPort(appAddr)
+	appLog := start(t, ctx, dir, []string{"WEATHER_BASE_URL=http://" + stubAddr, "OPENAI_API_KEY="}, app, "-host", host, "-port", port, "-storage", ":memory:")
+	base := "http://" + appAddr
+	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline) && get(base+"/api/tools") == ""; time.Sleep(50 * time.Millisecond) {
+	}
+	stdout, stderr, code := runCLI(t, testConfig(t, base, nil), "api", "tool", "execute", "weather-tool", `{"location":"San Francisco"}`)
+	if want := `{"data":{"location":"San Francisco","temperatureCelsius":18,"conditions":"Sunny"}}` + "\n"; code != 0 || stdout != want {
+		t.Errorf("mastra api tool execute: %d %q %q, want %s", code, stdout, stderr, want)
+	}
+	if agents := get(base + "/api/agents"); !strings.Contains(agents, `"weather-agent":{"id":"weather-agent","name":"Weather Agent"`) {
+		t.Errorf("GET /api/agents: %s", agents)
+	}
+	logs := appLog.String()
+	if strings.Contains(logs, "level=WARN") || strings.Contains(logs, "level=ERROR") {
+		t.Errorf("the app warned at start:\n%s", logs)
+	}
+	if !strings.Contains(logs, "  studio  "+base+"/") {
+		t.Errorf("the app's start-up summary lacks the studio's URL:\n%s", logs)
+	}
+}
+
+// start runs bin in dir with env added until the test ends; its stderr
+// is returned.
+func start(t *testing.T, ctx context.Context, dir string, env []string, bin string, args ...string) *lockedBuffer {
+	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env...)
+	logs := &lockedBuffer{}
+	cmd.Stdout, cmd.Stderr = io.Discard, logs
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+	})
+	return logs
+}
+
+// lockedBuffer is a bytes.Buffer a child process writes while the test
+// reads it.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// Without a checkout and with gomastra unpublished, init says what
+// happened and what to do in one sentence, and leaves nothing behind.
+func TestInitWithoutGomastraExplainsAndCleansUp(t *testing.T) {
+	isolateGo(t)
+	parent := t.TempDir()
+	dir := filepath.Join(parent, "app")
+	var out bytes.Buffer
+	err := initProject(context.Background(), dir, initOptions{module: "example.com/app", model: "openai/gpt-5.6-sol", findCheckout: func() string { return "" }}, &out, &out)
+	if err == nil {
+		t.Fatal("init succeeded without gomastra")
+	}
+	for _, want := range []string{"could not fetch gomastra", "mastra init --mastra-path", "are removed"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error lacks %q: %v", want, err)
+		}
+	}
+	if entries, _ := os.ReadDir(parent); len(entries) != 0 {
+		t.Errorf("init left %v behind", entries)
+	}
+}
+
+// Built from a checkout, init uses it without being told.
+func TestInitUsesTheCheckoutItWasBuiltFrom(t *testing.T) {
+	dir := t.TempDir()
+	var out bytes.Buffer
+	err := initProject(context.Background(), dir, initOptions{module: "example.com/app", model: "ollama/llama3.1", noInstall: true, findCheckout: func() string { return repoRoot(t) }}, &out, &out)
 	if err != nil {
 		t.Fatal(err)
 	}
-	port := ln.Addr().(*net.TCPAddr).Port
-	ln.Close()
-	app := exec.CommandContext(ctx, bin, "-port", strconv.Itoa(port), "-storage", ":memory:")
-	app.Dir = dir
-	app.Stdout, app.Stderr = io.Discard, io.Discard
-	if err := app.Start(); err != nil {
-		t.Fatal(err)
+	gomod, _ := os.ReadFile(filepath.Join(dir, "go.mod"))
+	if !strings.Contains(string(gomod), "github.com/gomastra/mastra/model/openai => ") || !strings.Contains(out.String(), "the checkout this mastra was built from") {
+		t.Errorf("go.mod:\n%s\noutput:\n%s", gomod, out.String())
 	}
-	defer func() {
-		_ = app.Process.Kill()
-		_ = app.Wait()
-	}()
-	base := "http://127.0.0.1:" + strconv.Itoa(port)
-	var tools, agents string
-	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-		if tools = get(base + "/api/tools"); tools != "" {
-			break
+	main, _ := os.ReadFile(filepath.Join(dir, "main.go"))
+	if !strings.Contains(string(main), `"github.com/gomastra/mastra/model/openai/chat"`) || !strings.Contains(string(main), "chat.Providers()...") {
+		t.Errorf("main.go for ollama:\n%s", main)
+	}
+}
+
+// Every provider init offers is a package of the checkout, in a module
+// of its own, with a Providers function.
+func TestInitProvidersExist(t *testing.T) {
+	for _, sp := range model.ShippedProviders() {
+		p, err := providerOf(sp.Name + "/m")
+		if err != nil {
+			t.Fatal(err)
+		}
+		dir := filepath.Join(repoRoot(t), filepath.FromSlash(strings.TrimPrefix(p.ProviderImport, rootModule+"/")))
+		if !declaresFunc(t, dir, p.ProviderPackage, "Providers") {
+			t.Errorf("%s: no func Providers in package %s at %s", sp.Name, p.ProviderPackage, dir)
+		}
+		if mod, err := moduleOf(repoRoot(t), p.ProviderImport); err != nil || mod == "." {
+			t.Errorf("%s: module %q: %v", sp.Name, mod, err)
 		}
 	}
-	agents = get(base + "/api/agents")
-	if !strings.Contains(tools, `"weatherTool":{"id":"weather-tool","description":"Fetches weather for a location"`) {
-		t.Errorf("GET /api/tools: %s", tools)
+}
+
+// declaresFunc tells whether package pkg in dir declares a function (not
+// a method) name.
+func declaresFunc(t *testing.T, dir, pkg, name string) bool {
+	files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
+	for _, file := range files {
+		if strings.HasSuffix(file, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), file, nil, parser.SkipObjectResolution)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.Name.Name != pkg {
+			continue
+		}
+		for _, d := range f.Decls {
+			if fn, ok := d.(*ast.FuncDecl); ok && fn.Recv == nil && fn.Name.Name == name {
+				return true
+			}
+		}
 	}
-	if !strings.Contains(agents, `"weather-agent":{"id":"weather-agent","name":"Weather Agent"`) {
-		t.Errorf("GET /api/agents: %s", agents)
-	}
+	return false
 }
 
 func TestInitRefusesToOverwrite(t *testing.T) {
@@ -122,9 +311,23 @@ func TestInitRejectsBadFlags(t *testing.T) {
 		{module: "bad module", model: "openai/gpt-5.6-sol"},
 		{module: "../escape", model: "openai/gpt-5.6-sol"},
 		{module: "example.com/x", model: "gpt-5.6-sol"},
+		{module: "example.com/x", model: "acme/model-1"},
+		{module: "example.com/x", model: "openai/gpt-5.6-sol", mastraPath: "/nonexistent"},
 	} {
 		if err := initProject(context.Background(), t.TempDir(), o, io.Discard, io.Discard); err == nil {
 			t.Errorf("%+v accepted", o)
+		}
+	}
+}
+
+// The flag help reads as sentences (pflag takes a back-quoted word for
+// the flag's value name).
+func TestInitHelp(t *testing.T) {
+	var out bytes.Buffer
+	execute(context.Background(), rootCmd, []string{"init", "--help"}, &out, &out)
+	for _, want := range []string{"--no-install ", "write the files only; do not run go mod tidy", "--mastra-path string"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("help lacks %q:\n%s", want, out.String())
 		}
 	}
 }
