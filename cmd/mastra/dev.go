@@ -178,7 +178,6 @@ func dev(ctx context.Context, o appOptions, stdout, stderr io.Writer) error {
 			return
 		}
 		running = a
-		fmt.Fprintf(stderr, "mastra: serving (%s)\n", strings.Join(hostPort(o.env()), ":"))
 	}
 	rebuild()
 	defer func() { running.stop() }()
@@ -216,19 +215,6 @@ func dev(ctx context.Context, o appOptions, stdout, stderr io.Writer) error {
 			running = nil
 		}
 	}
-}
-
-func hostPort(env []string) []string {
-	var host, port string
-	for _, kv := range env {
-		if v, ok := strings.CutPrefix(kv, "HOST="); ok {
-			host = v
-		}
-		if v, ok := strings.CutPrefix(kv, "PORT="); ok {
-			port = v
-		}
-	}
-	return []string{host, port}
 }
 
 // relevant reports whether a changed file should rebuild the app.

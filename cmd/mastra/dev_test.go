@@ -109,3 +109,17 @@ func (w *lockedWriter) Write(p []byte) (int, error) {
 	defer w.mu.Unlock()
 	return w.b.Write(p)
 }
+
+// hostPort reads HOST and PORT from env.
+func hostPort(env []string) []string {
+	var host, port string
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "HOST="); ok {
+			host = v
+		}
+		if v, ok := strings.CutPrefix(kv, "PORT="); ok {
+			port = v
+		}
+	}
+	return []string{host, port}
+}
