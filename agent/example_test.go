@@ -271,8 +271,8 @@ type SeatAnswer struct {
 func ExampleAgent_ResumeGenerate() {
 	book := tools.New(tools.Config[BookingInput, BookingOutput]{
 		ID: "book-flight", Description: "Books a seat on a flight",
-		SuspendSchema: mustSchema[SeatQuestion](),
-		ResumeSchema:  mustSchema[SeatAnswer](),
+		SuspendSchema: schema.MustFor[SeatQuestion](),
+		ResumeSchema:  schema.MustFor[SeatAnswer](),
 		Execute: func(ctx tools.Context, in BookingInput) (BookingOutput, error) {
 			answer, resumed, err := tools.ResumeDataAs[SeatAnswer](ctx)
 			if err != nil {
@@ -317,14 +317,6 @@ func ExampleAgent_ResumeGenerate() {
 	// Output:
 	// suspended bookFlight {"question":"Which seat on AF123?","options":["12A","12C"]}
 	// {"seat":"12A"} Booked seat 12A on AF123.
-}
-
-func mustSchema[T any]() schema.Schema {
-	s, err := schema.For[T]()
-	if err != nil {
-		panic(err)
-	}
-	return s
 }
 
 type LocationOutput struct {

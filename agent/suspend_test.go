@@ -36,7 +36,7 @@ func payTool(runs *atomic.Int32) *tools.Tool {
 	return tools.New(tools.Config[confirmIn, confirmOut]{
 		ID:            "pay",
 		SuspendSchema: schema.MustCompile(mustSchemaJSON(`{"type":"object","properties":{"question":{"type":"string"}},"required":["question"]}`)),
-		ResumeSchema:  mustFor[confirmResume](),
+		ResumeSchema:  schema.MustFor[confirmResume](),
 		Execute: func(ctx tools.Context, in confirmIn) (confirmOut, error) {
 			runs.Add(1)
 			answer, ok, err := tools.ResumeDataAs[confirmResume](ctx)
@@ -49,14 +49,6 @@ func payTool(runs *atomic.Int32) *tools.Tool {
 			return confirmOut{Paid: answer.OK, Note: answer.Note}, nil
 		},
 	})
-}
-
-func mustFor[T any]() *schema.Compiled {
-	s, err := schema.For[T]()
-	if err != nil {
-		panic(err)
-	}
-	return s
 }
 
 func chunkTypes(t *testing.T, seq func(func(stream.Chunk, error) bool)) ([]stream.Chunk, []string) {

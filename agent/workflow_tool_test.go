@@ -34,15 +34,6 @@ type wfAnswer struct {
 	OK bool `json:"ok"`
 }
 
-// wfPlan turns a topic into a query.
-func mustFor[T any]() *schema.Compiled {
-	s, err := schema.For[T]()
-	if err != nil {
-		panic(err)
-	}
-	return s
-}
-
 func wfPlan(runs *atomic.Int32) *workflows.Step {
 	return workflows.NewStep(workflows.StepConfig[wfTopic, wfQuery]{ID: "plan", Execute: func(_ workflows.StepContext, in wfTopic) (wfQuery, error) {
 		runs.Add(1)
@@ -254,7 +245,7 @@ func TestWorkflowToolFailure(t *testing.T) {
 func TestWorkflowToolSuspendAndResume(t *testing.T) {
 	var planRuns, approveRuns atomic.Int32
 	approve := workflows.NewStep(workflows.StepConfig[wfQuery, wfSummary]{ID: "approve",
-		SuspendSchema: mustFor[wfQuestion](), ResumeSchema: mustFor[wfAnswer](),
+		SuspendSchema: schema.MustFor[wfQuestion](), ResumeSchema: schema.MustFor[wfAnswer](),
 		Execute: func(ctx workflows.StepContext, in wfQuery) (wfSummary, error) {
 			approveRuns.Add(1)
 			var ans wfAnswer
@@ -291,7 +282,7 @@ func TestWorkflowToolSuspendAndResume(t *testing.T) {
 	if b, _ := json.Marshal(sp.SuspendPayload); sp.ToolName != "workflow-research" || sp.ToolCallID != "c1" || string(b) != `{"question":"search about go?"}` {
 		t.Errorf("suspend payload %+v (%s)", sp, b)
 	}
-	wantSchema, _ := json.Marshal(mustFor[wfAnswer]().JSONSchema())
+	wantSchema, _ := json.Marshal(schema.MustFor[wfAnswer]().JSONSchema())
 	if sp.ResumeSchema != string(wantSchema) || out.ResumeSchema != string(wantSchema) {
 		t.Errorf("resume schema %q / %q, want the step's %s", sp.ResumeSchema, out.ResumeSchema, wantSchema)
 	}

@@ -74,8 +74,8 @@ type confirmAnswer struct {
 func confirmAddTool() *tools.Tool {
 	return tools.New(tools.Config[addInput, addOutput]{
 		ID: "confirm-add", Description: "Add two integers after asking the user to confirm",
-		SuspendSchema: mustSchema[confirmQuestion](),
-		ResumeSchema:  mustSchema[confirmAnswer](),
+		SuspendSchema: schema.MustFor[confirmQuestion](),
+		ResumeSchema:  schema.MustFor[confirmAnswer](),
 		Execute: func(ctx tools.Context, in addInput) (addOutput, error) {
 			raw := ctx.ResumeData()
 			if raw == nil {
@@ -91,14 +91,6 @@ func confirmAddTool() *tools.Tool {
 			return add(in), nil
 		},
 	})
-}
-
-func mustSchema[T any]() *schema.Compiled {
-	s, err := schema.For[T]()
-	if err != nil {
-		panic(err)
-	}
-	return s
 }
 
 // mastraRaw is the provider usage record the anchor's scripted model
@@ -196,8 +188,8 @@ func anchorWorkflows(t testing.TB, st storage.Store) (doubleWf, approveWf *workf
 			Execute: func(_ workflows.StepContext, in wfNumber) (wfNumber, error) { return wfNumber{N: in.N * 2}, nil }})
 	}
 	approve := workflows.NewStep(workflows.StepConfig[wfNumber, wfApproved]{ID: "approve",
-		ResumeSchema:  mustSchema[wfApproval](),
-		SuspendSchema: mustSchema[wfAsk](),
+		ResumeSchema:  schema.MustFor[wfApproval](),
+		SuspendSchema: schema.MustFor[wfAsk](),
 		Execute: func(ctx workflows.StepContext, in wfNumber) (wfApproved, error) {
 			if ctx.ResumeData() == nil {
 				return wfApproved{}, ctx.Suspend(wfAsk{Ask: fmt.Sprintf("approve %v?", in.N)})

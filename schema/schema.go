@@ -147,6 +147,16 @@ func For[T any]() (*Compiled, error) {
 	return ForType(reflect.TypeFor[T]())
 }
 
+// MustFor is [For] for schemas known to be right, such as those of a
+// program's own types in package-level variables: it panics on an error.
+func MustFor[T any]() *Compiled {
+	c, err := For[T]()
+	if err != nil {
+		panic(err)
+	}
+	return c
+}
+
 // ForType is [For] for a reflect.Type.
 func ForType(t reflect.Type) (*Compiled, error) {
 	s, err := jsonschema.ForType(t, &jsonschema.ForOptions{TypeSchemas: map[reflect.Type]*jsonschema.Schema{

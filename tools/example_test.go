@@ -114,9 +114,9 @@ func ExampleConfig() {
 		Title:       "Refund an order",
 		Description: "Refund part or all of an order",
 		// Schemas beyond input and output.
-		SuspendSchema:        mustFor[ManagerQuestion](),
-		ResumeSchema:         mustFor[ManagerAnswer](),
-		RequestContextSchema: mustFor[Caller](),
+		SuspendSchema:        schema.MustFor[ManagerQuestion](),
+		ResumeSchema:         schema.MustFor[ManagerAnswer](),
+		RequestContextSchema: schema.MustFor[Caller](),
 		// Approval: a static flag, or a function that decides per call.
 		RequireApproval: false,
 		NeedsApproval: func(ctx context.Context, in RefundInput, rc *tools.RequestContext) (bool, error) {
@@ -180,14 +180,6 @@ func ExampleConfig() {
 	// resumed: {"refunded":true}
 	// model sees: refunded: true
 	// needs approval: true
-}
-
-func mustFor[T any]() schema.Schema {
-	s, err := schema.For[T]()
-	if err != nil {
-		panic(err)
-	}
-	return s
 }
 
 // Tools stream progress through the context's writer; inside an agent run

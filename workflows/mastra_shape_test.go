@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/gomastra/mastra/schema"
 	"regexp"
 	"strings"
 	"testing"
@@ -33,7 +34,7 @@ type approvedOut struct {
 // approveWf is server-wf.mjs's approve-wf.
 func approveWf(t *testing.T, store storage.Runs) *Workflow {
 	approve := NewStep(StepConfig[num, approvedOut]{ID: "approve",
-		SuspendSchema: mustFor[askPayload](), ResumeSchema: mustFor[approvedIn](),
+		SuspendSchema: schema.MustFor[askPayload](), ResumeSchema: schema.MustFor[approvedIn](),
 		Execute: func(ctx StepContext, in num) (approvedOut, error) {
 			if ctx.ResumeData() == nil {
 				return approvedOut{}, ctx.Suspend(askPayload{Ask: "approve " + itoa(in.N) + "?"})

@@ -21,14 +21,6 @@ type question struct {
 	Question string `json:"question"`
 }
 
-func mustFor[T any]() *schema.Compiled {
-	s, err := schema.For[T]()
-	if err != nil {
-		panic(err)
-	}
-	return s
-}
-
 // A resume with data of a run another resume is running (stored as
 // running) is a conflict: it must not take the run over and run the
 // step a second time while the first resume is alive.
@@ -42,7 +34,7 @@ func TestResumeOfARunningWorkflowRunIsAConflict(t *testing.T) {
 	var resumed atomic.Int32
 	entered, release := make(chan struct{}), make(chan struct{})
 	approve := workflows.NewStep(workflows.StepConfig[num, num]{ID: "approve",
-		SuspendSchema: mustFor[question](), ResumeSchema: mustFor[approval](),
+		SuspendSchema: schema.MustFor[question](), ResumeSchema: schema.MustFor[approval](),
 		Execute: func(ctx workflows.StepContext, in num) (num, error) {
 			if _, ok, err := tools.ResumeDataAs[approval](ctx); err != nil || !ok {
 				return num{}, ctx.Suspend(question{Question: "ok?"})

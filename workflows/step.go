@@ -64,10 +64,10 @@ func NewStep[In, Out any](cfg StepConfig[In, Out]) *Step {
 	}
 	in, out := cfg.InputSchema, cfg.OutputSchema
 	if in == nil {
-		in = mustFor[In]()
+		in = schema.MustFor[In]()
 	}
 	if out == nil {
-		out = mustFor[Out]()
+		out = schema.MustFor[Out]()
 	}
 	t := tools.New(tools.Config[In, Out]{
 		ID: cfg.ID, Description: cfg.Description, InputSchema: in, OutputSchema: out,
@@ -88,14 +88,6 @@ func FromTool(t *tools.Tool) (*Step, error) {
 		return nil, fmt.Errorf("workflows: tool %q: Tool must have input and output schemas defined", t.ID())
 	}
 	return &Step{tool: t}, nil
-}
-
-func mustFor[T any]() *schema.Compiled {
-	s, err := schema.For[T]()
-	if err != nil {
-		panic(err)
-	}
-	return s
 }
 
 // StepContext is what a step's Execute receives: the tool context
@@ -207,7 +199,7 @@ func withFrame(ctx context.Context, f *frame) context.Context {
 
 // MustSchemaFor is schema.For[T], panicking on a type it cannot describe
 // (for schemas in step configs).
-func MustSchemaFor[T any]() *schema.Compiled { return mustFor[T]() }
+func MustSchemaFor[T any]() *schema.Compiled { return schema.MustFor[T]() }
 
 // DecodeResumeData decodes the data the step was resumed with into v.
 func DecodeResumeData(ctx StepContext, v any) error {

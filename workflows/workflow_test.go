@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/gomastra/mastra/schema"
 	"github.com/gomastra/mastra/stream"
 	"github.com/gomastra/mastra/tools"
 )
@@ -218,7 +219,7 @@ func TestStateInitDataStepResultsAndBail(t *testing.T) {
 		}
 		return in, nil
 	}})
-	w := mustCommit(t, New(Config{ID: "state", StateSchema: mustFor[counter]()}).Then(bump("b1")).Then(bump("b2")).Then(check))
+	w := mustCommit(t, New(Config{ID: "state", StateSchema: schema.MustFor[counter]()}).Then(bump("b1")).Then(bump("b2")).Then(check))
 	res, err := w.CreateRun().Start(context.Background(), num{N: 7}, counter{C: 5})
 	if err != nil || res.Status != StatusSuccess || string(res.State) != `{"c":7}` {
 		t.Fatalf("state: %v %s %s %+v", err, res.Status, res.State, res.Error)
@@ -245,7 +246,7 @@ func TestFailuresAndValidation(t *testing.T) {
 		t.Errorf("failed result JSON: %s", b)
 	}
 
-	strict := mustCommit(t, New(Config{ID: "strict", InputSchema: mustFor[num]()}).Then(addStep("a", 1)))
+	strict := mustCommit(t, New(Config{ID: "strict", InputSchema: schema.MustFor[num]()}).Then(addStep("a", 1)))
 	_, err := strict.CreateRun().Start(context.Background(), map[string]any{"n": "one"}, nil)
 	var we *Error
 	if !errors.As(err, &we) || we.ID != "WORKFLOW_SCHEMA_VALIDATION_FAILED" || we.Message != "Invalid input data: \n- n: Invalid input: expected number, received string" {
@@ -304,7 +305,7 @@ type approval struct {
 
 // gate suspends until resumed with {ok}.
 func gate(id string, runs *atomic.Int32) *Step {
-	return NewStep(StepConfig[num, num]{ID: id, SuspendSchema: mustFor[map[string]string](), ResumeSchema: mustFor[approval](),
+	return NewStep(StepConfig[num, num]{ID: id, SuspendSchema: schema.MustFor[map[string]string](), ResumeSchema: schema.MustFor[approval](),
 		Execute: func(ctx StepContext, in num) (num, error) {
 			runs.Add(1)
 			a, ok, err := tools.ResumeDataAs[approval](ctx)
@@ -396,7 +397,7 @@ func TestSuspendInsideParallelAndForeach(t *testing.T) {
 
 func TestNestedWorkflows(t *testing.T) {
 	var runs atomic.Int32
-	inner := mustCommit(t, New(Config{ID: "inner", InputSchema: mustFor[num](), OutputSchema: mustFor[num]()}).Then(addStep("i1", 10)).Then(gate("deep", &runs)))
+	inner := mustCommit(t, New(Config{ID: "inner", InputSchema: schema.MustFor[num](), OutputSchema: schema.MustFor[num]()}).Then(addStep("i1", 10)).Then(gate("deep", &runs)))
 	outer := mustCommit(t, New(Config{ID: "outer"}).Then(addStep("o1", 1)).Then(inner.AsStep()).Then(addStep("o2", 1)))
 	run := outer.CreateRun()
 	res, _ := run.Start(context.Background(), num{N: 0}, nil)

@@ -77,51 +77,13 @@ func TestHTTPErrorUnwrapsToTheSDKError(t *testing.T) {
 	}
 }
 
-// The environment's OpenAI credentials never reach another endpoint.
-func TestNoEnvironmentKey(t *testing.T) {
-	t.Setenv("OPENAI_API_KEY", "sk-from-env")
-	t.Setenv("OPENAI_ORG_ID", "org-env")
-	t.Setenv("OPENAI_PROJECT_ID", "proj-env")
-	t.Setenv("OPENAI_CUSTOM_HEADERS", "X-Custom: env")
-	fs := providertest.New(t, providertest.Reply{Fixture: "responses_incomplete.sse"})
-	m, err := New("some-model", Config{BaseURL: fs.URL + "/v1"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := oaitest.Parts(t, m, &model.Request{Messages: []model.Message{model.UserText("x")}}); err != nil {
-		t.Fatal(err)
-	}
-	h := fs.Requests()[0].Header
-	for _, k := range []string{"Authorization", "OpenAI-Organization", "OpenAI-Project", "X-Custom"} {
-		if v := h.Get(k); v != "" {
-			t.Errorf("%s: %q sent", k, v)
-		}
-	}
-}
-
-// OpenAI itself gets the organization and project of the environment,
-// and the configured key, not the environment's.
-func TestOpenAIGetsEnvironmentOrganization(t *testing.T) {
-	t.Setenv("OPENAI_API_KEY", "sk-from-env")
-	t.Setenv("OPENAI_ORG_ID", "org-env")
-	t.Setenv("OPENAI_PROJECT_ID", "proj-env")
-	fs := providertest.New(t, providertest.Reply{Fixture: "responses_incomplete.sse"})
-	m, err := New("gpt-4.1", Config{APIKey: "sk-cfg", HTTPClient: &http.Client{Transport: oaitest.RedirectTransport{Base: fs.URL}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := oaitest.Parts(t, m, &model.Request{Messages: []model.Message{model.UserText("x")}}); err != nil {
-		t.Fatal(err)
-	}
-	req := fs.Requests()[0]
-	if req.Path != "/v1/responses" {
-		t.Errorf("path %q", req.Path)
-	}
-	for k, want := range map[string]string{"Authorization": "Bearer sk-cfg", "OpenAI-Organization": "org-env", "OpenAI-Project": "proj-env"} {
-		if v := req.Header.Get(k); v != want {
-			t.Errorf("%s: %q, want %q", k, v, want)
-		}
-	}
+// The environment's OpenAI credentials never reach another endpoint;
+// OpenAI itself gets the configured key and the environment's
+// organization and project.
+func TestEnvironmentCredentials(t *testing.T) {
+	oaitest.Credentials(t, "responses_incomplete.sse", "/v1/responses", func(baseURL, apiKey string, client *http.Client) (model.LanguageModel, error) {
+		return New("gpt-4.1", Config{BaseURL: baseURL, APIKey: apiKey, HTTPClient: client})
+	})
 }
 
 func TestStreamStopsWhenConsumerStops(t *testing.T) {

@@ -36,7 +36,7 @@ func durableAgent(t testing.TB, env crashtest.Env, store storage.Store, ready fu
 		return sum{Sum: in.A + in.B}, nil
 	}})
 	slow := tools.New(tools.Config[numbers, sum]{ID: "slow",
-		SuspendSchema: mustFor[approval](), // suspend-capable: the step's calls run one by one
+		SuspendSchema: schema.MustFor[approval](), // suspend-capable: the step's calls run one by one
 		Execute: func(ctx tools.Context, in numbers) (sum, error) {
 			crashtest.LogLine(env.Log, "slow:"+ctx.ToolCallID())
 			if env.Block {
@@ -47,7 +47,7 @@ func durableAgent(t testing.TB, env crashtest.Env, store storage.Store, ready fu
 			return sum{Sum: in.A * in.B}, nil
 		}})
 	pay := tools.New(tools.Config[numbers, sum]{ID: "pay",
-		ResumeSchema: mustFor[approval](),
+		ResumeSchema: schema.MustFor[approval](),
 		Execute: func(ctx tools.Context, in numbers) (sum, error) {
 			crashtest.LogLine(env.Log, "pay:"+ctx.ToolCallID())
 			ok, resumed, err := tools.ResumeDataAs[approval](ctx)
@@ -83,14 +83,6 @@ func restarted(t *testing.T, b crashtest.Backend, env *crashtest.Env) (*agent.Ag
 	t.Helper()
 	store := b.Restart(t, env)
 	return durableAgent(t, *env, store, nil), store
-}
-
-func mustFor[T any]() *schema.Compiled {
-	s, err := schema.For[T]()
-	if err != nil {
-		panic(err)
-	}
-	return s
 }
 
 // waitForSavedCall polls the store until the run's snapshot records call

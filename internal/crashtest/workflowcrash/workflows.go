@@ -27,14 +27,6 @@ type question struct {
 	Question string `json:"question"`
 }
 
-func mustFor[T any]() *schema.Compiled {
-	s, err := schema.For[T]()
-	if err != nil {
-		panic(err)
-	}
-	return s
-}
-
 // seqWorkflow is s1 (n+1) -> s2 (n*10) -> s3 (n+2), each logging its
 // executions; in a child told to block, s2 waits (once s1's success is
 // saved) until it is killed.
@@ -69,7 +61,7 @@ func approvalWorkflow(t testing.TB, env crashtest.Env, store storage.Store, read
 		return num{N: in.N + 1}, nil
 	}})
 	approve := workflows.NewStep(workflows.StepConfig[num, num]{ID: "approve",
-		SuspendSchema: mustFor[question](), ResumeSchema: mustFor[approval](),
+		SuspendSchema: schema.MustFor[question](), ResumeSchema: schema.MustFor[approval](),
 		Execute: func(ctx workflows.StepContext, in num) (num, error) {
 			crashtest.LogLine(env.Log, "approve")
 			a, resumed, err := tools.ResumeDataAs[approval](ctx)

@@ -563,49 +563,11 @@ func TestProvidersThroughTheRouter(t *testing.T) {
 	}
 }
 
-// The SDK's environment defaults must not leak OpenAI credentials to
-// another endpoint.
-func TestNoEnvironmentKey(t *testing.T) {
-	t.Setenv("OPENAI_API_KEY", "sk-from-env")
-	t.Setenv("OPENAI_ORG_ID", "org-env")
-	t.Setenv("OPENAI_PROJECT_ID", "proj-env")
-	t.Setenv("OPENAI_CUSTOM_HEADERS", "X-Custom: env")
-	fs := providertest.New(t, providertest.Reply{Fixture: "text.sse"})
-	m, err := New("llama3.2", Config{BaseURL: fs.URL + "/v1"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := oaitest.Parts(t, m, &model.Request{Messages: []model.Message{model.UserText("x")}}); err != nil {
-		t.Fatal(err)
-	}
-	h := fs.Requests()[0].Header
-	for _, k := range []string{"Authorization", "OpenAI-Organization", "OpenAI-Project", "X-Custom"} {
-		if v := h.Get(k); v != "" {
-			t.Errorf("%s: %q sent", k, v)
-		}
-	}
-}
-
-// OpenAI itself gets the organization and project of the environment.
-func TestOpenAIGetsEnvironmentOrganization(t *testing.T) {
-	t.Setenv("OPENAI_API_KEY", "sk-from-env")
-	t.Setenv("OPENAI_ORG_ID", "org-env")
-	t.Setenv("OPENAI_PROJECT_ID", "proj-env")
-	fs := providertest.New(t, providertest.Reply{Fixture: "text.sse"})
-	m, err := New("gpt-4o", Config{APIKey: "sk-cfg", HTTPClient: &http.Client{Transport: oaitest.RedirectTransport{Base: fs.URL}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := oaitest.Parts(t, m, &model.Request{Messages: []model.Message{model.UserText("x")}}); err != nil {
-		t.Fatal(err)
-	}
-	req := fs.Requests()[0]
-	if req.Path != "/v1/chat/completions" {
-		t.Errorf("path %q", req.Path)
-	}
-	for k, want := range map[string]string{"Authorization": "Bearer sk-cfg", "OpenAI-Organization": "org-env", "OpenAI-Project": "proj-env"} {
-		if v := req.Header.Get(k); v != want {
-			t.Errorf("%s: %q, want %q", k, v, want)
-		}
-	}
+// The environment's OpenAI credentials never reach another endpoint;
+// OpenAI itself gets the configured key and the environment's
+// organization and project.
+func TestEnvironmentCredentials(t *testing.T) {
+	oaitest.Credentials(t, "text.sse", "/v1/chat/completions", func(baseURL, apiKey string, client *http.Client) (model.LanguageModel, error) {
+		return New("gpt-4.1", Config{BaseURL: baseURL, APIKey: apiKey, HTTPClient: client})
+	})
 }

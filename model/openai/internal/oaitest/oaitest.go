@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gomastra/mastra/internal/providertest"
 	"github.com/gomastra/mastra/model"
 )
 
@@ -50,4 +51,49 @@ func (rt RedirectTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	r.URL.Scheme, r.URL.Host = u.Scheme, u.Host
 	r.Host = u.Host
 	return http.DefaultTransport.RoundTrip(r)
+}
+
+// ModelAt builds a package's model for a test of credentials: at baseURL
+// ("" for OpenAI's), with apiKey, through client (nil for the default).
+type ModelAt func(baseURL, apiKey string, client *http.Client) (model.LanguageModel, error)
+
+// Credentials checks what a package's models send of the environment's
+// OpenAI settings: to another endpoint, nothing (neither the key nor the
+// organization, project or custom headers); to OpenAI itself, the
+// configured key and the environment's organization and project. fixture
+// is a stream the package parses; path is the API path it calls.
+func Credentials(t *testing.T, fixture, path string, newModel ModelAt) {
+	t.Setenv("OPENAI_API_KEY", "sk-from-env")
+	t.Setenv("OPENAI_ORG_ID", "org-env")
+	t.Setenv("OPENAI_PROJECT_ID", "proj-env")
+	t.Setenv("OPENAI_CUSTOM_HEADERS", "X-Custom: env")
+	send := func(baseURL, apiKey string, client *http.Client, srv *providertest.Server) http.Header {
+		t.Helper()
+		m, err := newModel(baseURL, apiKey, client)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Parts(t, m, &model.Request{Messages: []model.Message{model.UserText("x")}}); err != nil {
+			t.Fatal(err)
+		}
+		req := srv.Requests()[len(srv.Requests())-1]
+		if req.Path != path {
+			t.Errorf("path %q, want %q", req.Path, path)
+		}
+		return req.Header
+	}
+	other := providertest.New(t, providertest.Reply{Fixture: fixture})
+	h := send(other.URL+"/v1", "", nil, other)
+	for _, k := range []string{"Authorization", "OpenAI-Organization", "OpenAI-Project", "X-Custom"} {
+		if v := h.Get(k); v != "" {
+			t.Errorf("another endpoint got %s: %q", k, v)
+		}
+	}
+	openai := providertest.New(t, providertest.Reply{Fixture: fixture})
+	h = send("", "sk-cfg", &http.Client{Transport: RedirectTransport{Base: openai.URL}}, openai)
+	for k, want := range map[string]string{"Authorization": "Bearer sk-cfg", "OpenAI-Organization": "org-env", "OpenAI-Project": "proj-env"} {
+		if v := h.Get(k); v != want {
+			t.Errorf("OpenAI got %s: %q, want %q", k, v, want)
+		}
+	}
 }
