@@ -250,7 +250,8 @@ type BookingInput struct {
 }
 
 type BookingOutput struct {
-	Seat string `json:"seat"`
+	Flight string `json:"flight"`
+	Seat   string `json:"seat"`
 }
 
 type SeatQuestion struct {
@@ -281,7 +282,7 @@ func ExampleAgent_ResumeGenerate() {
 			if !resumed {
 				return BookingOutput{}, ctx.Suspend(SeatQuestion{Question: "Which seat on " + in.Flight + "?", Options: []string{"12A", "12C"}})
 			}
-			return BookingOutput{Seat: answer.Seat}, nil
+			return BookingOutput{Flight: in.Flight, Seat: answer.Seat}, nil
 		},
 	})
 	ctx := context.Background()
@@ -316,7 +317,7 @@ func ExampleAgent_ResumeGenerate() {
 	fmt.Printf("%s %s\n", out.ToolResults[0].Payload.(stream.ToolResultPayload).Result, out.Text)
 	// Output:
 	// suspended bookFlight {"question":"Which seat on AF123?","options":["12A","12C"]}
-	// {"seat":"12A"} Booked seat 12A on AF123.
+	// {"flight":"AF123","seat":"12A"} Booked seat 12A on AF123.
 }
 
 type LocationOutput struct {
