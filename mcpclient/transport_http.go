@@ -22,6 +22,10 @@ type connState struct {
 	tooLarge atomic.Bool
 	// lastPostStatus is the HTTP status of the latest POST answered.
 	lastPostStatus atomic.Int32
+	// foreignType is the media type of a successful POST's answer that
+	// is neither JSON nor an event stream (an HTML page, say): no MCP
+	// server answers so.
+	foreignType atomic.Pointer[string]
 }
 
 // dialHTTP connects over streamable HTTP and, when the server answered the
@@ -40,6 +44,11 @@ func (s *server) dialHTTP(ctx context.Context) (*mcp.ClientSession, *connState, 
 	sess, err := s.mcp.Connect(ctx, streamable, nil)
 	if err == nil {
 		return sess, st, nil
+	}
+	if mt := st.foreignType.Load(); mt != nil {
+		// The SDK reports this, or, as it closes the connection at the
+		// same time, that the connection closed: say what happened.
+		return nil, nil, fmt.Errorf("the server answered with unsupported content type %q, not MCP: %w", *mt, err)
 	}
 	status := st.lastPostStatus.Load()
 	if status < 400 || status > 499 || ctx.Err() != nil {
@@ -156,6 +165,10 @@ func (g *guardTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		g.state.lastPostStatus.Store(int32(resp.StatusCode))
 	}
 	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	if req.Method == http.MethodPost && resp.StatusCode/100 == 2 && resp.StatusCode != http.StatusAccepted && resp.StatusCode != http.StatusNoContent &&
+		mt != "application/json" && mt != "text/event-stream" {
+		g.state.foreignType.Store(&mt)
+	}
 	if mt == "text/event-stream" {
 		resp.Body = &eventBody{body: resp.Body, g: g}
 	} else {
