@@ -38,14 +38,14 @@ func repoRoot(t *testing.T) string {
 	return root
 }
 
-// isolateGo makes the go commands this test runs (and init runs) use
-// nothing but this machine's module cache, and makes any checksum lookup
-// fail: GOSUMDB is a checksum database of a key made here, served at a
-// closed port of 127.0.0.1, whose cache is empty. A go.sum missing a line
-// the new module needs then fails the test instead of passing wherever
-// the lookup happens to be cached.
+// isolateGo makes any checksum lookup of the go commands this test runs
+// (and init runs) fail: GOSUMDB is a checksum database of a key made
+// here, served at a closed port of 127.0.0.1, whose cache is empty. A
+// go.sum missing a line the new module needs then fails the test instead
+// of passing wherever the lookup happens to be cached. Modules come from
+// the module cache, as for every test here (the proxy only serves what
+// the cache lacks, as it does when the test binaries are built).
 func isolateGo(t *testing.T) {
-	t.Setenv("GOPROXY", "off")
 	t.Setenv("GOSUMDB", unreachableSumDB(t))
 	t.Setenv("GOWORK", "off")
 	t.Setenv("GOFLAGS", "-mod=mod -buildvcs=false")
@@ -212,6 +212,7 @@ func (l *lockedBuffer) String() string {
 // happened and what to do in one sentence, and leaves nothing behind.
 func TestInitWithoutGomastraExplainsAndCleansUp(t *testing.T) {
 	isolateGo(t)
+	t.Setenv("GOPROXY", "off") // the published module cannot be fetched
 	parent := t.TempDir()
 	dir := filepath.Join(parent, "app")
 	var out bytes.Buffer
