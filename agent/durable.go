@@ -32,10 +32,11 @@ type approvalDecision struct {
 
 // newPendingStep makes the step a model call produced pending: all its
 // calls running.
-func newPendingStep(res *stepResult, assistantID string) *pendingStep {
+func newPendingStep(res *stepResult) *pendingStep {
 	p := &pendingStep{
-		Assistant: res.assistant, AssistantID: assistantID, Text: res.text, Reasoning: res.reasoning,
+		Assistant: res.assistant, Text: res.text, Reasoning: res.reasoning,
 		Reason: string(res.reason), Usage: storedUsage(res.usage), AfterResume: res.afterResume,
+		Warnings: res.warnings, Sources: res.sources, Files: res.files, ProviderMetadata: res.providerMetadata,
 	}
 	if res.meta != nil {
 		p.Meta = &responseStamp{ID: res.meta.ID, Timestamp: res.meta.Timestamp, ModelID: res.meta.ModelID}
@@ -50,7 +51,8 @@ func newPendingStep(res *stepResult, assistantID string) *pendingStep {
 func (p *pendingStep) result() *stepResult {
 	res := &stepResult{
 		text: p.Text, reasoning: p.Reasoning, reason: model.FinishReason(p.Reason), usage: model.Usage(p.Usage),
-		assistant: p.Assistant, assistantID: p.AssistantID, afterResume: p.AfterResume,
+		assistant: p.Assistant, afterResume: p.AfterResume,
+		warnings: p.Warnings, sources: p.Sources, files: p.Files, providerMetadata: p.ProviderMetadata,
 	}
 	if p.Meta != nil {
 		res.meta = &model.ResponseMetadata{ID: p.Meta.ID, Timestamp: p.Meta.Timestamp, ModelID: p.Meta.ModelID}
@@ -65,7 +67,7 @@ func (p *pendingStep) result() *stepResult {
 func (r *run) snapshot() *snapshot {
 	return &snapshot{
 		AgentID: r.agent.cfg.ID, Context: r.opts.context, History: r.history, User: r.user, Input: r.input, Response: r.response,
-		Instructions: r.instructions, Step: r.stepN, Usage: storedUsage(r.usage), Resumed: r.resumed, Pending: r.pending, MaxSteps: r.opts.maxSteps,
+		Carried: r.carried, Instructions: r.instructions, Step: r.stepN, Usage: storedUsage(r.usage), Resumed: r.resumed, Pending: r.pending, MaxSteps: r.opts.maxSteps,
 		ThreadID: r.opts.threadID, ResourceID: r.opts.resourceID, RequestContext: serialisable(r.opts.requestContext.All()),
 	}
 }
@@ -117,9 +119,6 @@ func (r *run) waitingChunk(c pendingCall) stream.Chunk {
 		ToolCallID: c.ID, ToolName: c.Name, SuspendPayload: payload, Args: argsOrEmpty(c.Args), ResumeSchema: c.ResumeSchema,
 	}}
 }
-
-// newMessageID is a message id for memory.
-func (r *run) newMessageID() string { return newID() }
 
 // serialisable keeps the request-context entries that survive JSON (a
 // snapshot cannot hold functions or channels), as Mastra's toJSON does.

@@ -130,6 +130,9 @@ type run struct {
 	stepN     int
 	pending   *pendingStep
 	persister *persister
+	// carried counts the messages the input carried of an earlier
+	// response (the first of response).
+	carried int
 	// resumed says the run was resumed (now or before); resumedStep that
 	// the next step-finish is the one of the step the resume completed.
 	resumed     bool
@@ -173,16 +176,26 @@ func (r *run) loop(input []model.Message) {
 			r.user = append(r.user, m)
 		}
 	}
-	if err := r.remember(carried); err != nil {
+	if err := r.remember(); err != nil {
 		r.fail(err)
 		return
 	}
 	if r.st != nil {
 		input = r.st.inline(input)
 	}
-	r.input = input
+	r.input, r.carried = input, len(carried)
 	r.response = append(r.response, carried...)
 	r.messages = append(append(r.baseMessages(), input...), carried...)
+	// The run is saved before its input: a run whose input memory holds
+	// is always one recovery finds.
+	if err := r.persist(storageRunning); err != nil {
+		r.fail(err)
+		return
+	}
+	if err := r.rememberInput(carried); err != nil {
+		r.fail(err)
+		return
+	}
 	r.runSteps(nil)
 }
 
@@ -276,13 +289,10 @@ func (r *run) runSteps(resume *resumeInput) {
 		}
 		r.usage = r.usage.Add(res.usage)
 		res.afterResume = r.resumed
-		if len(res.calls) == 0 {
-			if !r.endStep(res, nil, false) {
-				return
-			}
-			continue
-		}
-		r.pending = newPendingStep(res, r.newMessageID())
+		// The step is saved before it ends (its calls run, its messages
+		// are remembered): a recovery ends it again without calling the
+		// model again.
+		r.pending = newPendingStep(res)
 		if err := r.persist(storageRunning); err != nil {
 			r.fail(err)
 			return
@@ -294,6 +304,9 @@ func (r *run) runSteps(resume *resumeInput) {
 // when set, is the decision or data for one waiting call), then ends the
 // step. It reports whether the loop goes on.
 func (r *run) runPending(resume *resumeInput) bool {
+	if len(r.pending.Calls) == 0 {
+		return r.endStep(r.pending.result(), nil, false)
+	}
 	if len(r.stepCalls) == 0 {
 		// A resumed step: its tool-call chunks went out with the stream
 		// that suspended; the step's record still lists them.
@@ -338,7 +351,7 @@ func (r *run) endStep(res *stepResult, results []model.ToolResultPart, clientPen
 	r.stepN++
 	r.addStep(step, reason, res, results)
 	r.pending = nil
-	if err := r.rememberStep(res, results); err != nil {
+	if err := r.rememberStep(step, res, results); err != nil {
 		r.fail(err)
 		return false
 	}
@@ -381,10 +394,15 @@ func (r *run) setActive(active []string) {
 }
 
 // abort ends a run whose context ended (not one its consumer stopped)
-// with Mastra's abort chunk.
+// with Mastra's abort chunk. A run saved as running is parked: its
+// snapshot stays, and a recovery finishes it.
 func (r *run) abort() {
 	if !r.stopped {
 		r.emit(stream.TypeAbort, stream.FromAgent, map[string]any{})
+	}
+	if r.persister.parked() {
+		r.agent.cfg.Logger.Info("agent: run parked (stopped before it ended; a recovery finishes it)",
+			"agent", r.agent.cfg.ID, "runId", r.opts.runID, "step", r.stepN, "cause", context.Cause(r.ctx))
 	}
 }
 
@@ -558,8 +576,6 @@ type stepResult struct {
 	files            []model.GeneratedFile
 	providerMetadata model.ProviderMetadata
 	assistant        model.Message
-	// assistantID is the assistant message's id in memory.
-	assistantID string
 	// afterResume says the model call came after the run was resumed.
 	// Mastra's step results then list no content: it reads a step's
 	// content between the step boundaries of its response messages, which

@@ -1,12 +1,15 @@
 package agent
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"time"
 
+	"github.com/gomastra/mastra/internal/uuid"
 	"github.com/gomastra/mastra/model"
 	"github.com/gomastra/mastra/storage"
 	"github.com/gomastra/mastra/stream"
@@ -37,21 +40,20 @@ func (r *run) memoryWrites() bool {
 	return r.memoryOn() && !r.agent.cfg.Memory.ReadOnly && !r.opts.readOnly
 }
 
-// remember starts a run's memory: the thread is created if need be, its
-// last messages become the run's history, and the request's input (with
-// the messages it carried of an earlier response, see splitInput) is
-// saved before the model sees it, so that nothing the agent acknowledged
-// is lost.
-func (r *run) remember(carried []model.Message) error {
+// remember starts a run's memory: the thread is created if need be and
+// its last messages become the run's history. The request's input is
+// saved by rememberInput, once the run's snapshot exists.
+func (r *run) remember() error {
 	if !r.memoryOn() {
 		return nil
 	}
+	ctx := r.storageCtx()
 	store, threadID := r.agent.cfg.Storage, r.opts.threadID
-	th, err := store.GetThread(r.ctx, threadID)
+	th, err := store.GetThread(ctx, threadID)
 	switch {
 	case errors.Is(err, storage.ErrNotFound):
 		if r.memoryWrites() {
-			if err := store.SaveThread(r.ctx, storage.Thread{ID: threadID, ResourceID: r.opts.resourceID}); err != nil {
+			if err := store.SaveThread(ctx, storage.Thread{ID: threadID, ResourceID: r.opts.resourceID}); err != nil {
 				return fmt.Errorf("memory: %w", err)
 			}
 		}
@@ -65,7 +67,7 @@ func (r *run) remember(carried []model.Message) error {
 		n = 10
 	}
 	if n > 0 {
-		stored, err := store.ListMessages(r.ctx, threadID, n)
+		stored, err := store.ListMessages(ctx, threadID, n)
 		if err != nil {
 			return fmt.Errorf("memory: %w", err)
 		}
@@ -77,12 +79,20 @@ func (r *run) remember(carried []model.Message) error {
 			r.history = append(r.history, msg)
 		}
 	}
+	return nil
+}
+
+// rememberInput saves the request's input (with the messages it carried
+// of an earlier response, see splitInput) before the model sees it, so
+// that nothing the agent acknowledged is lost. The messages' ids derive
+// from the run: saving them again (a recovery) replaces them.
+func (r *run) rememberInput(carried []model.Message) error {
 	if !r.memoryWrites() || len(r.user)+len(carried) == 0 {
 		return nil
 	}
 	var msgs []storage.Message
-	for _, m := range append(slices.Clip(r.user), carried...) {
-		sm, err := r.stored(newID(), m, nil)
+	for i, m := range append(slices.Clip(r.user), carried...) {
+		sm, err := r.stored(r.messageIDOf("input", i), m, nil)
 		if err != nil {
 			return err
 		}
@@ -91,23 +101,32 @@ func (r *run) remember(carried []model.Message) error {
 	return r.saveMessages(msgs)
 }
 
+// messageIDOf is the memory id of the run's message kind n ("input" i,
+// "assistant" and "tool" of step n): the same however often it is saved.
+func (r *run) messageIDOf(kind string, n int) string {
+	return uuid.Derived(r.opts.runID, kind, strconv.Itoa(n))
+}
+
+// storageCtx is the context of the run's saves: the run's values, never
+// its cancellation, so that a run stopped mid-way (a shutdown, a client
+// gone) still saves what it has and stays recoverable.
+func (r *run) storageCtx() context.Context { return context.WithoutCancel(r.ctx) }
+
 // rememberStep saves a finished step's assistant message (replacing the
-// suspended one, whose waiting entries are then gone) and tool results.
-func (r *run) rememberStep(res *stepResult, results []model.ToolResultPart) error {
+// suspended one, whose waiting entries are then gone) and tool results,
+// under ids that derive from the step, so that a step saved again after a
+// crash replaces its messages instead of adding copies.
+func (r *run) rememberStep(step int, res *stepResult, results []model.ToolResultPart) error {
 	if !r.memoryWrites() {
 		return nil
 	}
-	id := res.assistantID
-	if id == "" {
-		id = newID()
-	}
-	am, err := r.stored(id, r.transcribed(res.assistant), nil)
+	am, err := r.stored(r.messageIDOf("assistant", step), r.transcribed(res.assistant), nil)
 	if err != nil {
 		return err
 	}
 	msgs := []storage.Message{am}
 	if len(results) > 0 {
-		tm, err := r.stored(newID(), r.transcribed(model.ToolMessage(results...)), nil)
+		tm, err := r.stored(r.messageIDOf("tool", step), r.transcribed(model.ToolMessage(results...)), nil)
 		if err != nil {
 			return err
 		}
@@ -222,7 +241,7 @@ func (r *run) rememberSuspended() error {
 	if len(approvals) > 0 {
 		meta["pendingToolApprovals"] = approvals
 	}
-	am, err := r.stored(r.pending.AssistantID, r.pending.Assistant, meta)
+	am, err := r.stored(r.messageIDOf("assistant", r.stepN), r.pending.Assistant, meta)
 	if err != nil {
 		return err
 	}
@@ -245,7 +264,7 @@ func (r *run) stored(id string, m model.Message, meta map[string]any) (storage.M
 }
 
 func (r *run) saveMessages(msgs []storage.Message) error {
-	if err := r.agent.cfg.Storage.SaveMessages(r.ctx, msgs); err != nil {
+	if err := r.agent.cfg.Storage.SaveMessages(r.storageCtx(), msgs); err != nil {
 		return fmt.Errorf("memory: %w", err)
 	}
 	return nil

@@ -159,7 +159,7 @@ func (a *Agent) resumeRun(ctx context.Context, runID string, req resumeRequest, 
 	}
 	r.persister.version, r.persister.created = stored.Version, stored.CreatedAt
 	r.instructions, r.history, r.user, r.input, r.response = snap.Instructions, snap.History, snap.User, snap.Input, snap.Response
-	r.stepN, r.usage, r.pending = snap.Step, model.Usage(snap.Usage), snap.Pending
+	r.stepN, r.usage, r.pending, r.carried = snap.Step, model.Usage(snap.Usage), snap.Pending, snap.Carried
 	// From here on the run is a resumed one; the step that waited ends
 	// first, with the step-finish Mastra rebuilds from its snapshot.
 	r.resumed, r.resumedStep = true, r.pending != nil
@@ -182,6 +182,14 @@ func (a *Agent) resumeRun(ctx context.Context, runID string, req resumeRequest, 
 	if err := r.persist(storageRunning); err != nil {
 		r.cancel()
 		return nil, nil, err
+	}
+	if stored.Status == storage.RunRunning {
+		// A recovery: the process that died may have saved the run but
+		// not yet its input (saving it again replaces it).
+		if err := r.rememberInput(r.response[:min(r.carried, len(r.response))]); err != nil {
+			r.cancel()
+			return nil, nil, err
+		}
 	}
 	return r, in, nil
 }

@@ -26,6 +26,9 @@ type snapshot struct {
 	User     storedMessages `json:"user"`
 	Input    storedMessages `json:"input"`
 	Response storedMessages `json:"response"`
+	// Carried counts the messages at the start of Response that the
+	// request's input carried (saved to memory with the input).
+	Carried int `json:"carried,omitempty"`
 	// Instructions is the run's system text (instructions override and
 	// structured-output additions included).
 	Instructions string `json:"instructions,omitempty"`
@@ -47,15 +50,19 @@ type snapshot struct {
 
 // pendingStep is a step whose tool calls have not all ended.
 type pendingStep struct {
-	Assistant model.Message `json:"assistant"`
-	// AssistantID is the assistant message's id in memory.
-	AssistantID string         `json:"assistantId"`
-	Text        string         `json:"text,omitempty"`
-	Reasoning   string         `json:"reasoning,omitempty"`
-	Reason      string         `json:"reason"`
-	Usage       storedUsage    `json:"usage"`
-	Calls       []pendingCall  `json:"calls"`
-	Meta        *responseStamp `json:"meta,omitempty"`
+	Assistant model.Message  `json:"assistant"`
+	Text      string         `json:"text,omitempty"`
+	Reasoning string         `json:"reasoning,omitempty"`
+	Reason    string         `json:"reason"`
+	Usage     storedUsage    `json:"usage"`
+	Calls     []pendingCall  `json:"calls"`
+	Meta      *responseStamp `json:"meta,omitempty"`
+	// Warnings, Sources, Files and ProviderMetadata are the model call's,
+	// for the step's record.
+	Warnings         []model.Warning        `json:"warnings,omitempty"`
+	Sources          []model.Source         `json:"sources,omitempty"`
+	Files            []model.GeneratedFile  `json:"files,omitempty"`
+	ProviderMetadata model.ProviderMetadata `json:"providerMetadata,omitempty"`
 	// AfterResume says the step's model call came after a resume.
 	AfterResume bool `json:"afterResume,omitempty"`
 }
@@ -221,6 +228,14 @@ type persister struct {
 	// took the run over, and this one never writes nor deletes its
 	// snapshot again.
 	lost bool
+}
+
+// parked reports whether the run's snapshot is saved as running, by this
+// process: a run stopped now stays recoverable.
+func (p *persister) parked() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.durable && p.version > 0 && !p.lost
 }
 
 // save stores snap under status. A version conflict means another

@@ -40,6 +40,7 @@ var scenarios = []crashtest.Scenario{
 	{Name: "RunKilledWhileSuspendedResumesAfterRestart", Test: killedWhileSuspended},
 	{Name: "RunKilledDuringItsResumeResumesAgain", Test: killedDuringItsResume},
 	{Name: "TwoProcessesShareARun", MultiProcess: true, Test: twoProcessesShareARun},
+	{Name: "RandomKillsLeaveEveryRunFinishedOrRecoverable", Test: randomKills},
 }
 
 // killedMidStep: a process dies in a step's second call, after the

@@ -19,6 +19,10 @@ func Child(t *testing.T, h crashtest.Harness, b crashtest.Backend) {
 	var env crashtest.Env
 	h.Payload(t, &env)
 	store := b.OpenStore(t, env.Store)
+	if env.Scenario == "randomkill" {
+		randomKillChild(killAgent(t, env.Log, store), env.Log)
+		return
+	}
 	a := durableAgent(t, env, store, printReady)
 	ctx := context.Background()
 	switch env.Scenario {
