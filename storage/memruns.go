@@ -2,6 +2,7 @@ package storage
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"sync"
@@ -22,8 +23,8 @@ type memoryRuns struct {
 }
 
 func (m *memoryRuns) SaveRun(_ context.Context, r Run) (int64, error) {
-	if r.RunID == "" {
-		return 0, fmt.Errorf("memory: save run: empty run id")
+	if err := CheckRun(r); err != nil {
+		return 0, fmt.Errorf("memory: %w", err)
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -43,8 +44,37 @@ func (m *memoryRuns) SaveRun(_ context.Context, r Run) (int64, error) {
 		r.CreatedAt = r.CreatedAt.UTC()
 	}
 	r.Snapshot = slices.Clone(r.Snapshot)
+	r.Deltas = nil // a save is a new snapshot
 	m.runs[r.RunID] = r
 	return r.Version, nil
+}
+
+func (m *memoryRuns) AppendRun(_ context.Context, runID string, version int64, status string, delta json.RawMessage) (int64, error) {
+	if err := CheckAppend(runID, version, delta); err != nil {
+		return 0, fmt.Errorf("memory: %w", err)
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	r, ok := m.runs[runID]
+	switch {
+	case !ok:
+		return 0, fmt.Errorf("memory: append run %s: %w", runID, ErrNotFound)
+	case r.Version != version:
+		return 0, fmt.Errorf("memory: append run %s: version %d is not the stored one: %w", runID, version, ErrConflict)
+	}
+	r.Version++
+	r.Status = status
+	r.UpdatedAt = time.Now().UTC()
+	r.Deltas = append(r.Deltas, slices.Clone(delta))
+	m.runs[runID] = r
+	return r.Version, nil
+}
+
+// copyRun is r as a reader gets it: its deltas in a slice of its own,
+// which the run's later appends do not touch.
+func copyRun(r Run) Run {
+	r.Deltas = slices.Clone(r.Deltas)
+	return r
 }
 
 func (m *memoryRuns) GetRun(_ context.Context, runID string) (*Run, error) {
@@ -54,6 +84,7 @@ func (m *memoryRuns) GetRun(_ context.Context, runID string) (*Run, error) {
 	if !ok {
 		return nil, fmt.Errorf("memory: run %s: %w", runID, ErrNotFound)
 	}
+	r = copyRun(r)
 	return &r, nil
 }
 
@@ -65,7 +96,7 @@ func (m *memoryRuns) ListRuns(_ context.Context, f RunFilter) ([]Run, int, error
 		if (f.Kind == "" || r.Kind == f.Kind) && (f.Name == "" || r.Name == f.Name) && (f.ThreadID == "" || r.ThreadID == f.ThreadID) &&
 			(f.ResourceID == "" || r.ResourceID == f.ResourceID) && (f.Status == "" || r.Status == f.Status) &&
 			(f.From.IsZero() || !r.UpdatedAt.Before(f.From)) && (f.To.IsZero() || !r.UpdatedAt.After(f.To)) {
-			out = append(out, r)
+			out = append(out, copyRun(r))
 		}
 	}
 	slices.SortStableFunc(out, func(a, b Run) int { return b.UpdatedAt.Compare(a.UpdatedAt) })

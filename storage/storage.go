@@ -12,6 +12,30 @@
 //
 // Every method is safe for concurrent use, from several goroutines and,
 // on PostgreSQL, from several processes.
+//
+// # Journals
+//
+// A run is saved as a journal: a whole snapshot first, then the changes
+// made since, appended one by one ([Runs.AppendRun]), each a write whose
+// cost does not grow with the run; loading a run returns the
+// snapshot and its changes ([Run.Deltas]), which the caller folds back.
+// A new snapshot ([Runs.SaveRun], a compaction) replaces snapshot and
+// changes. Every write names the version it read, so a run has one
+// writer: a write that finds another version fails with [ErrConflict].
+// [RunJournal] keeps that discipline for one run (its version, when it is
+// lost to another process, deleting the finished run), and [ClaimRun]
+// takes the one right to resume a loaded run.
+//
+// Callers pass saves — a journal's Save, Append and Delete, SaveRun,
+// AppendRun and DeleteRun — a context that a shutdown does not cancel:
+// context.WithoutCancel of the run's context, with a deadline of its own
+// if need be. The save is how a run stopped by the shutdown is found and
+// resumed later, so it must not be the first thing the shutdown cuts
+// short. And a write abandoned half-way may have committed all the same:
+// its caller cannot know its version any more, and its next write, which
+// names the old one, finds the new one and fails as if another process
+// had taken the run over (a journal then counts itself lost and never
+// writes the run again).
 package storage
 
 import (
@@ -36,8 +60,8 @@ type Store interface {
 var ErrNotFound = errors.New("storage: not found")
 
 // ErrConflict is returned (wrapped) when a write loses a race it must not
-// win twice: a resume claim already taken, or a run snapshot saved with a
-// stale version.
+// win twice: a resume claim already taken, or a run saved or appended to
+// with a stale version.
 var ErrConflict = errors.New("storage: conflict")
 
 // Thread is a memory thread: a conversation of one resource (a user, an
@@ -89,6 +113,12 @@ type Messages interface {
 	ListMessages(ctx context.Context, threadID string, n int) ([]Message, error)
 	// GetMessage returns one message, or ErrNotFound.
 	GetMessage(ctx context.Context, id string) (*Message, error)
+	// GetMessages returns the messages with the given ids, in the order
+	// of ids; ids with no message are skipped, and an id given twice
+	// gives its message twice. It reads them with one query (or a few,
+	// for a backend with a limit on a query's parameters), whatever
+	// their number.
+	GetMessages(ctx context.Context, ids []string) ([]Message, error)
 }
 
 // ThreadState stores per-thread state values by type (Mastra's
@@ -114,9 +144,9 @@ const (
 	KindWorkflow = "workflow"
 )
 
-// Run is the snapshot of a resumable run. Snapshot is opaque to the store
-// (the agent's or workflow's own JSON); the other fields are what lists
-// filter on.
+// Run is the snapshot of a resumable run, and the changes appended to it
+// since. Snapshot and Deltas are opaque to the store (the agent's or
+// workflow's own JSON); the other fields are what lists filter on.
 type Run struct {
 	RunID string `json:"runId"`
 	Kind  string `json:"kind"`
@@ -126,8 +156,14 @@ type Run struct {
 	ResourceID string          `json:"resourceId,omitempty"`
 	Status     string          `json:"status"`
 	Snapshot   json.RawMessage `json:"snapshot"`
-	// Version counts saves, from 1; SaveRun with a Version other than the
-	// stored one's fails with ErrConflict (0 creates).
+	// Deltas are the changes appended (AppendRun) since Snapshot was
+	// saved, oldest first: the run is Snapshot with them applied in
+	// order. GetRun and ListRuns fill it; SaveRun ignores it (a save is
+	// a new snapshot, and drops the run's deltas).
+	Deltas []json.RawMessage `json:"deltas,omitempty"`
+	// Version counts writes (saves and appends), from 1; SaveRun and
+	// AppendRun with a Version other than the stored one's fail with
+	// ErrConflict (SaveRun with 0 creates).
 	Version   int64     `json:"version"`
 	CreatedAt time.Time `json:"createdAt"`
 	UpdatedAt time.Time `json:"updatedAt"`
@@ -142,18 +178,29 @@ type RunFilter struct {
 	Page, PerPage int
 }
 
-// Runs stores run snapshots and resume claims.
+// Runs stores run snapshots, the changes appended to them, and resume
+// claims.
 type Runs interface {
 	// SaveRun stores r with optimistic concurrency: r.Version must be the
 	// stored version (0 for a new run), else ErrConflict. It returns the
-	// new version.
+	// new version. The snapshot replaces the stored one and its deltas:
+	// a run saved has none (r.Deltas is ignored).
 	SaveRun(ctx context.Context, r Run) (version int64, err error)
-	// GetRun returns the run, or ErrNotFound.
+	// AppendRun appends delta, a change, to the deltas of the run stored
+	// at version, sets its status and UpdatedAt, and returns its new
+	// version, version+1: the append and the new version are one write.
+	// A stale version fails with ErrConflict (of concurrent appends at
+	// one version, exactly one succeeds), a missing run with
+	// ErrNotFound, an empty or invalid delta with neither. What an append
+	// writes does not depend on how many deltas or how large a snapshot
+	// the run already has.
+	AppendRun(ctx context.Context, runID string, version int64, status string, delta json.RawMessage) (int64, error)
+	// GetRun returns the run, with its deltas, or ErrNotFound.
 	GetRun(ctx context.Context, runID string) (*Run, error)
-	// ListRuns returns the matching runs, newest UpdatedAt first, and how
-	// many match in all.
+	// ListRuns returns the matching runs, with their deltas, newest
+	// UpdatedAt first, and how many match in all.
 	ListRuns(ctx context.Context, f RunFilter) (runs []Run, total int, err error)
-	// DeleteRun removes the run and its claims.
+	// DeleteRun removes the run, its deltas and its claims.
 	DeleteRun(ctx context.Context, runID string) error
 	// ClaimResume takes the one right to resume key (a suspended tool
 	// call's id, or "" for the whole run) of the run. The first claim

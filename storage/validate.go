@@ -63,3 +63,21 @@ func CheckRun(r Run) error {
 	}
 	return nil
 }
+
+// CheckAppend checks the arguments of AppendRun: runID must not be
+// empty, version must be a stored one (1 or more), and delta must be
+// valid JSON (an empty delta is refused too: it would change nothing).
+func CheckAppend(runID string, version int64, delta []byte) error {
+	switch {
+	case runID == "":
+		return errors.New("append run: empty run id")
+	case version < 1:
+		return fmt.Errorf("append run %s: version %d, want 1 or more", runID, version)
+	case len(delta) == 0:
+		return fmt.Errorf("append run %s: empty delta", runID)
+	}
+	if err := CheckJSON(delta); err != nil {
+		return fmt.Errorf("append run %s: delta: %w", runID, err)
+	}
+	return nil
+}

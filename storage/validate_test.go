@@ -29,6 +29,12 @@ func TestChecks(t *testing.T) {
 		{"run empty id", CheckRun(Run{Version: -1}), "save run: empty run id"},
 		{"run negative version", CheckRun(Run{RunID: "r", Version: -1, Snapshot: bad}), "save run r: negative version -1"},
 		{"run snapshot", CheckRun(Run{RunID: "r", Snapshot: bad}), "save run r: snapshot: invalid JSON"},
+
+		{"append ok", CheckAppend("r", 1, []byte(`{"step":2}`)), ""},
+		{"append empty id", CheckAppend("", 1, []byte(`{}`)), "append run: empty run id"},
+		{"append version 0", CheckAppend("r", 0, []byte(`{}`)), "append run r: version 0, want 1 or more"},
+		{"append empty delta", CheckAppend("r", 2, nil), "append run r: empty delta"},
+		{"append invalid delta", CheckAppend("r", 2, bad), "append run r: delta: invalid JSON"},
 	} {
 		got := ""
 		if tc.err != nil {

@@ -92,6 +92,27 @@ func (s *Store) GetMessage(ctx context.Context, id string) (*storage.Message, er
 	return &m, nil
 }
 
+// GetMessages returns the messages with the given ids, in the order of
+// ids (an id given twice gives its message twice), skipping ids with no
+// message. It is one query, whatever the number of ids: they go as one
+// text[] parameter, unnested with their places.
+func (s *Store) GetMessages(ctx context.Context, ids []string) ([]storage.Message, error) {
+	if len(ids) == 0 {
+		return []storage.Message{}, nil
+	}
+	rows, err := s.pool.Query(ctx, `SELECT m.id, m.thread_id, m.resource_id, m.role, m.content, m.metadata, m.created_at
+		FROM unnest($1::text[]) WITH ORDINALITY AS want (id, place) JOIN mastra_messages m ON m.id = want.id
+		ORDER BY want.place`, ids)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: get messages: %w", err)
+	}
+	msgs, err := pgx.CollectRows(rows, rowTo(scanMessage))
+	if err != nil {
+		return nil, fmt.Errorf("postgres: get messages: %w", err)
+	}
+	return msgs, nil
+}
+
 func scanMessage(row pgx.Row) (storage.Message, error) {
 	var (
 		m             storage.Message

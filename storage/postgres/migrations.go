@@ -75,6 +75,20 @@ var migrations = [][]string{
 			PRIMARY KEY (run_id, claim_key)
 		)`,
 	},
+	// 2: run journals. The changes appended to a run's snapshot are rows
+	// of mastra_run_deltas, one per append, keyed by run and version (the
+	// run's version the append made). The snapshot stays in mastra_runs:
+	// an UPDATE that leaves a TOASTed value alone keeps its TOAST
+	// pointer, so the new row an append writes holds a snapshot only
+	// when it is small (under TOAST's threshold, about 2 KB).
+	{
+		`CREATE TABLE mastra_run_deltas (
+			run_id  text NOT NULL REFERENCES mastra_runs (run_id) ON DELETE CASCADE,
+			version bigint NOT NULL,
+			delta   text NOT NULL,
+			PRIMARY KEY (run_id, version)
+		)`,
+	},
 }
 
 // migrate brings the database's schema to the newest version

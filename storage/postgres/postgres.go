@@ -6,7 +6,9 @@
 // hold across processes: a claim is an INSERT ... ON CONFLICT DO NOTHING
 // on the claim's key (the row either goes in or was there), and a run is
 // saved with a conditional UPDATE (WHERE version = the one the caller
-// read) or, to create it, an INSERT ... ON CONFLICT DO NOTHING.
+// read) or, to create it, an INSERT ... ON CONFLICT DO NOTHING. An append
+// to a run is one statement too: that conditional UPDATE, feeding the
+// INSERT of the change (a row of its own, keyed by run and version).
 //
 // Open applies the schema migrations the database lacks, in one
 // transaction under a transaction-scoped advisory lock, so processes

@@ -1,9 +1,15 @@
 package postgres
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/gomastra/mastra/storage"
 	"github.com/gomastra/mastra/storage/postgres/internal/pgtest"
@@ -138,4 +144,104 @@ func TestOpenBadDSN(t *testing.T) {
 		s.Close()
 		t.Error("Open with a bad DSN succeeded")
 	}
+}
+
+func TestMigrateKeepsRuns(t *testing.T) {
+	// A database of schema version 1 with a run: Open adds the deltas'
+	// table and the run goes on with appends.
+	ctx := t.Context()
+	dsn := pgtest.DSN(t)
+	conn, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stmts := append([]string{`CREATE TABLE mastra_schema_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL)`},
+		migrations[0]...)
+	stmts = append(stmts,
+		`INSERT INTO mastra_schema_migrations (version, applied_at) VALUES (1, now())`,
+		`INSERT INTO mastra_runs (run_id, kind, name, status, snapshot, version, created_at, updated_at)
+			VALUES ('run', 'agent', 'a', 'suspended', '{"step":3}', 7, now(), now())`)
+	for _, stmt := range stmts {
+		if _, err := conn.Exec(ctx, stmt); err != nil {
+			t.Fatalf("%s: %v", stmt, err)
+		}
+	}
+	conn.Close(ctx)
+
+	s := openT(t, dsn)
+	r, err := s.GetRun(ctx, "run")
+	if err != nil || r.Version != 7 || string(r.Snapshot) != `{"step":3}` || r.Deltas != nil {
+		t.Fatalf("run after the migration: %+v, %v", r, err)
+	}
+	if v, err := s.AppendRun(ctx, "run", 7, storage.RunRunning, []byte(`{"step":4}`)); err != nil || v != 8 {
+		t.Fatalf("AppendRun after the migration: %d, %v", v, err)
+	}
+	r, err = s.GetRun(ctx, "run")
+	if err != nil || r.Version != 8 || len(r.Deltas) != 1 || string(r.Deltas[0]) != `{"step":4}` {
+		t.Errorf("run after an append: %+v, %v", r, err)
+	}
+}
+
+func TestAppendWritesDoNotGrow(t *testing.T) {
+	// What an append adds to the WAL does not depend on the size of the
+	// run's snapshot nor on its number of deltas.
+	ctx := t.Context()
+	s := openT(t, pgtest.DSN(t))
+	lsn := func() int64 {
+		var at int64
+		if err := s.pool.QueryRow(ctx, `SELECT pg_wal_lsn_diff(pg_current_wal_insert_lsn(), '0/0')::bigint`).Scan(&at); err != nil {
+			t.Fatal(err)
+		}
+		return at
+	}
+	measure := func(snapSize, deltas int) int64 {
+		id := fmt.Sprintf("run-%d-%d", snapSize, deltas)
+		v, err := s.SaveRun(ctx, storage.Run{RunID: id, Kind: storage.KindAgent, Name: "a", Status: storage.RunRunning,
+			Snapshot: incompressible(snapSize)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := incompressible(1000)
+		for range deltas {
+			if v, err = s.AppendRun(ctx, id, v, storage.RunRunning, d); err != nil {
+				t.Fatal(err)
+			}
+		}
+		// The median of 21 appends: a checkpoint meanwhile makes the
+		// next write of each page log it whole, once.
+		sizes := make([]int64, 21)
+		for i := range sizes {
+			status := storage.RunRunning
+			if i%2 == 0 {
+				status = storage.RunSuspended
+			}
+			start := lsn()
+			if v, err = s.AppendRun(ctx, id, v, status, d); err != nil {
+				t.Fatal(err)
+			}
+			sizes[i] = lsn() - start
+		}
+		slices.Sort(sizes)
+		return sizes[len(sizes)/2]
+	}
+	small, big, long := measure(100, 0), measure(1<<20, 0), measure(100, 300)
+	t.Logf("WAL bytes per append: 100 B snapshot %d, 1 MB snapshot %d, 300 deltas %d", small, big, long)
+	for _, got := range []int64{big, long} {
+		if got > 2*small {
+			t.Errorf("an append wrote %d bytes of WAL, more than twice the %d of an append to a small run", got, small)
+		}
+	}
+}
+
+// incompressible is a JSON string of about size bytes that does not
+// compress (TOAST would otherwise keep a large snapshot small).
+func incompressible(size int) []byte {
+	b := make([]byte, 0, size+2)
+	b = append(b, '"')
+	h := sha256.Sum256(nil)
+	for len(b) < size {
+		h = sha256.Sum256(h[:])
+		b = hex.AppendEncode(b, h[:])
+	}
+	return append(b[:max(size, 1)], '"')
 }

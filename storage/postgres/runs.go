@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -15,11 +16,18 @@ import (
 
 const runColumns = `run_id, kind, name, thread_id, resource_id, status, snapshot, version, created_at, updated_at`
 
+// runSelect reads runs with their deltas, in order, as an array; scanRun
+// scans its rows.
+const runSelect = `SELECT ` + runColumns + `,
+	ARRAY(SELECT d.delta FROM mastra_run_deltas d WHERE d.run_id = mastra_runs.run_id ORDER BY d.version)
+	FROM mastra_runs`
+
 // SaveRun stores r with optimistic concurrency and returns its new
 // version. r.Version 0 creates the run (ErrConflict if it exists); any
 // other r.Version must be the stored one (else ErrConflict, also when
-// the run does not exist). Each is one statement, decided by the
-// database, so the rule holds across processes. UpdatedAt is set to now;
+// the run does not exist), and the snapshot replaces the stored one and
+// the run's deltas. Each is one statement, decided by the database, so
+// the rule holds across processes. UpdatedAt is set to now;
 // CreatedAt is kept from r on create (now when zero) and kept from the
 // stored run on update. RunID must not be empty and Snapshot must be
 // empty or valid JSON.
@@ -30,23 +38,38 @@ func (s *Store) SaveRun(ctx context.Context, r storage.Run) (int64, error) {
 	snap := sqlstore.JSONArg(r.Snapshot)
 	n := now()
 	var (
-		tag pgconn.CommandTag
-		err error
+		changed int64
+		err     error
 	)
 	if r.Version == 0 {
+		// A new run has no deltas: they go with their run (DeleteRun,
+		// and the foreign key's cascade).
+		var tag pgconn.CommandTag
 		tag, err = s.pool.Exec(ctx, `INSERT INTO mastra_runs (`+runColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, 1, $8, $9)
 			ON CONFLICT (run_id) DO NOTHING`,
 			r.RunID, r.Kind, r.Name, r.ThreadID, r.ResourceID, r.Status, snap, orNow(r.CreatedAt, n), n)
+		changed = tag.RowsAffected()
 	} else {
-		tag, err = s.pool.Exec(ctx, `UPDATE mastra_runs
-			SET kind = $1, name = $2, thread_id = $3, resource_id = $4, status = $5, snapshot = $6, version = version + 1, updated_at = $7
-			WHERE run_id = $8 AND version = $9`,
-			r.Kind, r.Name, r.ThreadID, r.ResourceID, r.Status, snap, n, r.RunID, r.Version)
+		// The DELETE sees every delta of the version saved: an append
+		// commits its delta with the run's new version, and a version
+		// committed after this statement began makes its UPDATE find the
+		// WHERE false (READ COMMITTED checks a row updated meanwhile
+		// again), so that nothing is saved nor dropped.
+		err = s.pool.QueryRow(ctx, `WITH saved AS (
+				UPDATE mastra_runs
+				SET kind = $1, name = $2, thread_id = $3, resource_id = $4, status = $5, snapshot = $6, version = version + 1, updated_at = $7
+				WHERE run_id = $8 AND version = $9
+				RETURNING run_id
+			), dropped AS (
+				DELETE FROM mastra_run_deltas WHERE run_id IN (SELECT run_id FROM saved)
+			)
+			SELECT count(*) FROM saved`,
+			r.Kind, r.Name, r.ThreadID, r.ResourceID, r.Status, snap, n, r.RunID, r.Version).Scan(&changed)
 	}
 	if err != nil {
 		return 0, fmt.Errorf("postgres: save run %s: %w", r.RunID, err)
 	}
-	if tag.RowsAffected() == 0 {
+	if changed == 0 {
 		if r.Version == 0 {
 			return 0, fmt.Errorf("postgres: save run %s: it exists already: %w", r.RunID, storage.ErrConflict)
 		}
@@ -55,9 +78,46 @@ func (s *Store) SaveRun(ctx context.Context, r storage.Run) (int64, error) {
 	return r.Version + 1, nil
 }
 
-// GetRun returns the run, or an error wrapping storage.ErrNotFound.
+// AppendRun appends delta to the deltas of the run stored at version,
+// sets its status and UpdatedAt (now), and returns its new version,
+// version+1. It is one statement: an UPDATE of the run's row WHERE
+// version is the one given, and the INSERT of the delta it feeds, so of
+// concurrent appends at one version, from any process, exactly one
+// goes in (the others wait for its row lock, then find another version).
+// A stale version fails with storage.ErrConflict, a missing run with
+// storage.ErrNotFound; runID must not be empty, version must be 1 or
+// more and delta valid JSON.
+func (s *Store) AppendRun(ctx context.Context, runID string, version int64, status string, delta json.RawMessage) (int64, error) {
+	if err := storage.CheckAppend(runID, version, delta); err != nil {
+		return 0, fmt.Errorf("postgres: %w", err)
+	}
+	tag, err := s.pool.Exec(ctx, `WITH appended AS (
+			UPDATE mastra_runs SET status = $3, version = version + 1, updated_at = $4
+			WHERE run_id = $1 AND version = $2
+			RETURNING run_id, version
+		)
+		INSERT INTO mastra_run_deltas (run_id, version, delta) SELECT run_id, version, $5::text FROM appended`,
+		runID, version, status, now(), string(delta))
+	if err != nil {
+		return 0, fmt.Errorf("postgres: append run %s: %w", runID, err)
+	}
+	if tag.RowsAffected() == 0 {
+		var exists bool
+		if err := s.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM mastra_runs WHERE run_id = $1)`, runID).Scan(&exists); err != nil {
+			return 0, fmt.Errorf("postgres: append run %s: %w", runID, err)
+		}
+		if !exists {
+			return 0, fmt.Errorf("postgres: append run %s: no such run: %w", runID, storage.ErrNotFound)
+		}
+		return 0, fmt.Errorf("postgres: append run %s: version %d is not the stored one: %w", runID, version, storage.ErrConflict)
+	}
+	return version + 1, nil
+}
+
+// GetRun returns the run with its deltas (one statement), or an error
+// wrapping storage.ErrNotFound.
 func (s *Store) GetRun(ctx context.Context, runID string) (*storage.Run, error) {
-	r, err := scanRun(s.pool.QueryRow(ctx, `SELECT `+runColumns+` FROM mastra_runs WHERE run_id = $1`, runID))
+	r, err := scanRun(s.pool.QueryRow(ctx, runSelect+` WHERE run_id = $1`, runID))
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, fmt.Errorf("postgres: get run %s: %w", runID, storage.ErrNotFound)
 	}
@@ -67,9 +127,9 @@ func (s *Store) GetRun(ctx context.Context, runID string) (*storage.Run, error) 
 	return &r, nil
 }
 
-// ListRuns returns the runs f selects, newest UpdatedAt first (ties by
-// RunID), the page f asks for, and how many match in all, from one
-// snapshot of the database.
+// ListRuns returns the runs f selects, with their deltas, newest
+// UpdatedAt first (ties by RunID), the page f asks for, and how many
+// match in all, from one snapshot of the database.
 func (s *Store) ListRuns(ctx context.Context, f storage.RunFilter) ([]storage.Run, int, error) {
 	where, args := sqlstore.RunFilter(f, sqlstore.Dollar, ceil, ts)
 	var limit *int64 // NULL: no limit
@@ -88,7 +148,7 @@ func (s *Store) ListRuns(ctx context.Context, f storage.RunFilter) ([]storage.Ru
 		if err := tx.QueryRow(ctx, `SELECT count(*) FROM mastra_runs`+where, args...).Scan(&total); err != nil {
 			return err
 		}
-		rows, err := tx.Query(ctx, `SELECT `+runColumns+` FROM mastra_runs`+where+page, append(args, limit, offset)...)
+		rows, err := tx.Query(ctx, runSelect+where+page, append(args, limit, offset)...)
 		if err != nil {
 			return err
 		}
@@ -101,15 +161,20 @@ func (s *Store) ListRuns(ctx context.Context, f storage.RunFilter) ([]storage.Ru
 	return runs, total, nil
 }
 
-// DeleteRun removes the run and its resume claims, in one transaction.
-// Deleting a missing run is not an error.
+// DeleteRun removes the run, its deltas and its resume claims, in one
+// transaction. Deleting a missing run is not an error.
 func (s *Store) DeleteRun(ctx context.Context, runID string) error {
 	err := s.inTx(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, `DELETE FROM mastra_run_claims WHERE run_id = $1`, runID); err != nil {
-			return err
+		for _, q := range []string{
+			`DELETE FROM mastra_run_claims WHERE run_id = $1`,
+			`DELETE FROM mastra_run_deltas WHERE run_id = $1`,
+			`DELETE FROM mastra_runs WHERE run_id = $1`,
+		} {
+			if _, err := tx.Exec(ctx, q, runID); err != nil {
+				return err
+			}
 		}
-		_, err := tx.Exec(ctx, `DELETE FROM mastra_runs WHERE run_id = $1`, runID)
-		return err
+		return nil
 	})
 	if err != nil {
 		return fmt.Errorf("postgres: delete run %s: %w", runID, err)
@@ -150,10 +215,14 @@ func scanRun(row pgx.Row) (storage.Run, error) {
 		r                storage.Run
 		snap             *string
 		created, updated time.Time
+		deltas           []string
 	)
-	if err := row.Scan(&r.RunID, &r.Kind, &r.Name, &r.ThreadID, &r.ResourceID, &r.Status, &snap, &r.Version, &created, &updated); err != nil {
+	if err := row.Scan(&r.RunID, &r.Kind, &r.Name, &r.ThreadID, &r.ResourceID, &r.Status, &snap, &r.Version, &created, &updated, &deltas); err != nil {
 		return r, err
 	}
 	r.Snapshot, r.CreatedAt, r.UpdatedAt = jsonValue(snap), created.UTC(), updated.UTC()
+	for _, d := range deltas {
+		r.Deltas = append(r.Deltas, json.RawMessage(d))
+	}
 	return r, nil
 }

@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -99,6 +100,32 @@ func (s *Store) GetMessage(ctx context.Context, id string) (*storage.Message, er
 		return nil, fmt.Errorf("sqlite: get message %s: %w", id, err)
 	}
 	return &m, nil
+}
+
+// GetMessages returns the messages with the given ids, in the order of
+// ids (an id given twice gives its message twice), skipping ids with no
+// message. It is one query, whatever the number of ids: they go as one
+// parameter, a JSON array, which json_each unrolls and the messages'
+// id index is probed with.
+func (s *Store) GetMessages(ctx context.Context, ids []string) ([]storage.Message, error) {
+	if len(ids) == 0 {
+		return []storage.Message{}, nil
+	}
+	idList, err := json.Marshal(ids)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: get messages: %w", err)
+	}
+	rows, err := s.r.QueryContext(ctx, `SELECT m.id, m.thread_id, m.resource_id, m.role, m.content, m.metadata, m.created_at
+		FROM json_each(?) AS want JOIN mastra_messages AS m ON m.id = want.value
+		ORDER BY want.key`, string(idList))
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: get messages: %w", err)
+	}
+	msgs, err := collect(rows, scanMessage)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: get messages: %w", err)
+	}
+	return msgs, nil
 }
 
 func scanMessage(sc scanner) (storage.Message, error) {

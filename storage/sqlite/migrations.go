@@ -71,6 +71,30 @@ var migrations = [][]string{
 			PRIMARY KEY (run_id, claim_key)
 		) WITHOUT ROWID`,
 	},
+	// 2: run journals. The changes appended to a run's snapshot are rows
+	// of mastra_run_deltas, one per append, keyed by run and version (the
+	// run's version the append made); seq, the rowid, puts each new one at
+	// the end of the table. The snapshot moves out of mastra_runs into a
+	// table of its own: every append updates the run's row (status,
+	// version, updated_at), and SQLite rewrites a row whole, overflow
+	// pages and all, when its size changes (a status of another length, a
+	// version that needs another byte), so a snapshot in the row would
+	// make appends cost its size.
+	{
+		`CREATE TABLE mastra_run_snapshots (
+			run_id   TEXT PRIMARY KEY REFERENCES mastra_runs (run_id) ON DELETE CASCADE,
+			snapshot TEXT
+		)`,
+		`INSERT INTO mastra_run_snapshots (run_id, snapshot) SELECT run_id, snapshot FROM mastra_runs`,
+		`ALTER TABLE mastra_runs DROP COLUMN snapshot`,
+		`CREATE TABLE mastra_run_deltas (
+			seq     INTEGER PRIMARY KEY,
+			run_id  TEXT NOT NULL REFERENCES mastra_runs (run_id) ON DELETE CASCADE,
+			version INTEGER NOT NULL,
+			delta   TEXT NOT NULL,
+			UNIQUE (run_id, version)
+		)`,
+	},
 }
 
 // migrate brings db's schema to the newest version (sqlstore.Migrate),

@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -10,66 +11,136 @@ import (
 	"github.com/gomastra/mastra/storage"
 )
 
-const runColumns = `run_id, kind, name, thread_id, resource_id, status, snapshot, version, created_at, updated_at`
+// runSelect reads runs (alias r) with their snapshots; scanRun scans
+// its rows.
+const runSelect = `SELECT r.run_id, r.kind, r.name, r.thread_id, r.resource_id, r.status, s.snapshot, r.version, r.created_at, r.updated_at
+	FROM mastra_runs r LEFT JOIN mastra_run_snapshots s ON s.run_id = r.run_id`
 
 // SaveRun stores r with optimistic concurrency and returns its new
 // version. r.Version 0 creates the run (ErrConflict if it exists); any
 // other r.Version must be the stored one (else ErrConflict, also when
-// the run does not exist). UpdatedAt is set to now; CreatedAt is kept
-// from r on create (now when zero) and kept from the stored run on
-// update. RunID must not be empty and Snapshot must be empty or valid
+// the run does not exist). The snapshot replaces the stored one and the
+// run's deltas, in one transaction. UpdatedAt is set to now; CreatedAt
+// is kept from r on create (now when zero) and kept from the stored run
+// on update. RunID must not be empty and Snapshot must be empty or valid
 // JSON.
 func (s *Store) SaveRun(ctx context.Context, r storage.Run) (int64, error) {
 	if err := storage.CheckRun(r); err != nil {
 		return 0, fmt.Errorf("sqlite: %w", err)
 	}
-	snap := sqlstore.JSONArg(r.Snapshot)
 	n := now()
-	var (
-		res sql.Result
-		err error
-	)
-	if r.Version == 0 {
-		res, err = s.w.ExecContext(ctx, `INSERT INTO mastra_runs (`+runColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?, ?)
-			ON CONFLICT (run_id) DO NOTHING`,
-			r.RunID, r.Kind, r.Name, r.ThreadID, r.ResourceID, r.Status, snap, toMicros(orNow(r.CreatedAt, n)), toMicros(n))
-	} else {
-		res, err = s.w.ExecContext(ctx, `UPDATE mastra_runs
-			SET kind = ?, name = ?, thread_id = ?, resource_id = ?, status = ?, snapshot = ?, version = version + 1, updated_at = ?
-			WHERE run_id = ? AND version = ?`,
-			r.Kind, r.Name, r.ThreadID, r.ResourceID, r.Status, snap, toMicros(n), r.RunID, r.Version)
-	}
-	if err != nil {
-		return 0, fmt.Errorf("sqlite: save run %s: %w", r.RunID, err)
-	}
-	changed, err := res.RowsAffected()
-	if err != nil {
-		return 0, fmt.Errorf("sqlite: save run %s: %w", r.RunID, err)
-	}
-	if changed == 0 {
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		var (
+			res sql.Result
+			err error
+		)
 		if r.Version == 0 {
-			return 0, fmt.Errorf("sqlite: save run %s: it exists already: %w", r.RunID, storage.ErrConflict)
+			res, err = tx.ExecContext(ctx, `INSERT INTO mastra_runs
+				(run_id, kind, name, thread_id, resource_id, status, version, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?)
+				ON CONFLICT (run_id) DO NOTHING`,
+				r.RunID, r.Kind, r.Name, r.ThreadID, r.ResourceID, r.Status, toMicros(orNow(r.CreatedAt, n)), toMicros(n))
+		} else {
+			res, err = tx.ExecContext(ctx, `UPDATE mastra_runs
+				SET kind = ?, name = ?, thread_id = ?, resource_id = ?, status = ?, version = version + 1, updated_at = ?
+				WHERE run_id = ? AND version = ?`,
+				r.Kind, r.Name, r.ThreadID, r.ResourceID, r.Status, toMicros(n), r.RunID, r.Version)
 		}
-		return 0, fmt.Errorf("sqlite: save run %s: version %d is not the stored one: %w", r.RunID, r.Version, storage.ErrConflict)
+		if err != nil {
+			return err
+		}
+		if changed, err := res.RowsAffected(); err != nil {
+			return err
+		} else if changed == 0 {
+			if r.Version == 0 {
+				return fmt.Errorf("it exists already: %w", storage.ErrConflict)
+			}
+			return fmt.Errorf("version %d is not the stored one: %w", r.Version, storage.ErrConflict)
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO mastra_run_snapshots (run_id, snapshot) VALUES (?, ?)
+			ON CONFLICT (run_id) DO UPDATE SET snapshot = excluded.snapshot`, r.RunID, sqlstore.JSONArg(r.Snapshot)); err != nil {
+			return err
+		}
+		if r.Version != 0 { // a new run has no deltas
+			_, err = tx.ExecContext(ctx, `DELETE FROM mastra_run_deltas WHERE run_id = ?`, r.RunID)
+		}
+		return err
+	})
+	if err != nil {
+		return 0, fmt.Errorf("sqlite: save run %s: %w", r.RunID, err)
 	}
 	return r.Version + 1, nil
 }
 
-// GetRun returns the run, or an error wrapping storage.ErrNotFound.
+// AppendRun appends delta to the deltas of the run stored at version,
+// sets its status and UpdatedAt (now), and returns its new version,
+// version+1, in one transaction: an UPDATE of the run's row (which holds
+// no snapshot) and an INSERT of the delta, whatever the run already
+// holds. A stale version fails with storage.ErrConflict, a missing run
+// with storage.ErrNotFound; runID must not be empty, version must be 1
+// or more and delta valid JSON.
+func (s *Store) AppendRun(ctx context.Context, runID string, version int64, status string, delta json.RawMessage) (int64, error) {
+	if err := storage.CheckAppend(runID, version, delta); err != nil {
+		return 0, fmt.Errorf("sqlite: %w", err)
+	}
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE mastra_runs SET status = ?, version = version + 1, updated_at = ?
+			WHERE run_id = ? AND version = ?`, status, toMicros(now()), runID, version)
+		if err != nil {
+			return err
+		}
+		if changed, err := res.RowsAffected(); err != nil {
+			return err
+		} else if changed == 0 {
+			var one int
+			err := tx.QueryRowContext(ctx, `SELECT 1 FROM mastra_runs WHERE run_id = ?`, runID).Scan(&one)
+			switch {
+			case errors.Is(err, sql.ErrNoRows):
+				return storage.ErrNotFound
+			case err != nil:
+				return err
+			}
+			return fmt.Errorf("version %d is not the stored one: %w", version, storage.ErrConflict)
+		}
+		_, err = tx.ExecContext(ctx, `INSERT INTO mastra_run_deltas (run_id, version, delta) VALUES (?, ?, ?)`,
+			runID, version+1, string(delta))
+		return err
+	})
+	if errors.Is(err, storage.ErrNotFound) {
+		return 0, fmt.Errorf("sqlite: append run %s: no such run: %w", runID, err)
+	}
+	if err != nil {
+		return 0, fmt.Errorf("sqlite: append run %s: %w", runID, err)
+	}
+	return version + 1, nil
+}
+
+// GetRun returns the run with its deltas, read in one transaction, or an
+// error wrapping storage.ErrNotFound.
 func (s *Store) GetRun(ctx context.Context, runID string) (*storage.Run, error) {
-	row := s.r.QueryRowContext(ctx, `SELECT `+runColumns+` FROM mastra_runs WHERE run_id = ?`, runID)
-	r, err := scanRun(row)
+	runs := make([]storage.Run, 1)
+	err := s.read(ctx, func(tx *sql.Tx) error {
+		var err error
+		if runs[0], err = scanRun(tx.QueryRowContext(ctx, runSelect+` WHERE r.run_id = ?`, runID)); err != nil {
+			return err
+		}
+		rows, err := tx.QueryContext(ctx, `SELECT run_id, delta FROM mastra_run_deltas WHERE run_id = ? ORDER BY version`, runID)
+		if err != nil {
+			return err
+		}
+		return addDeltas(rows, runs)
+	})
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, fmt.Errorf("sqlite: get run %s: %w", runID, storage.ErrNotFound)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: get run %s: %w", runID, err)
 	}
-	return &r, nil
+	return &runs[0], nil
 }
 
-// ListRuns returns the runs f selects, newest UpdatedAt first (ties by
-// RunID), the page f asks for, and how many match in all.
+// ListRuns returns the runs f selects, with their deltas, newest
+// UpdatedAt first (ties by RunID), the page f asks for, and how many
+// match in all, from one read transaction.
 func (s *Store) ListRuns(ctx context.Context, f storage.RunFilter) ([]storage.Run, int, error) {
 	where, args := sqlstore.RunFilter(f, sqlstore.Question, ceilMicros, toMicros)
 	limit, offset := int64(-1), int64(0)
@@ -85,13 +156,31 @@ func (s *Store) ListRuns(ctx context.Context, f storage.RunFilter) ([]storage.Ru
 		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM mastra_runs`+where, args...).Scan(&total); err != nil {
 			return err
 		}
-		rows, err := tx.QueryContext(ctx, `SELECT `+runColumns+` FROM mastra_runs`+where+
-			` ORDER BY updated_at DESC, run_id LIMIT ? OFFSET ?`, append(args, limit, offset)...)
+		// The filter's columns are mastra_runs' alone.
+		rows, err := tx.QueryContext(ctx, runSelect+where+` ORDER BY r.updated_at DESC, r.run_id LIMIT ? OFFSET ?`,
+			append(args, limit, offset)...)
 		if err != nil {
 			return err
 		}
-		runs, err = collect(rows, scanRun)
-		return err
+		if runs, err = collect(rows, scanRun); err != nil || len(runs) == 0 {
+			return err
+		}
+		// The page's deltas, in one query: its run ids go as one JSON
+		// array, whatever their number.
+		ids := make([]string, len(runs))
+		for i, r := range runs {
+			ids[i] = r.RunID
+		}
+		idList, err := json.Marshal(ids)
+		if err != nil {
+			return err
+		}
+		rows, err = tx.QueryContext(ctx, `SELECT run_id, delta FROM mastra_run_deltas
+			WHERE run_id IN (SELECT value FROM json_each(?)) ORDER BY run_id, version`, string(idList))
+		if err != nil {
+			return err
+		}
+		return addDeltas(rows, runs)
 	})
 	if err != nil {
 		return nil, 0, fmt.Errorf("sqlite: list runs: %w", err)
@@ -99,15 +188,44 @@ func (s *Store) ListRuns(ctx context.Context, f storage.RunFilter) ([]storage.Ru
 	return runs, total, nil
 }
 
-// DeleteRun removes the run and its resume claims. Deleting a missing
-// run is not an error.
-func (s *Store) DeleteRun(ctx context.Context, runID string) error {
-	err := s.write(ctx, func(tx *sql.Tx) error {
-		if _, err := tx.ExecContext(ctx, `DELETE FROM mastra_run_claims WHERE run_id = ?`, runID); err != nil {
+// addDeltas reads rows of (run_id, delta), each run's in order, and
+// appends each delta to its run's Deltas. It closes rows.
+func addDeltas(rows *sql.Rows, runs []storage.Run) error {
+	defer rows.Close()
+	at := make(map[string]int, len(runs))
+	for i, r := range runs {
+		at[r.RunID] = i
+	}
+	for rows.Next() {
+		var (
+			id    string
+			delta []byte
+		)
+		if err := rows.Scan(&id, &delta); err != nil {
 			return err
 		}
-		_, err := tx.ExecContext(ctx, `DELETE FROM mastra_runs WHERE run_id = ?`, runID)
-		return err
+		if i, ok := at[id]; ok {
+			runs[i].Deltas = append(runs[i].Deltas, delta)
+		}
+	}
+	return rows.Err()
+}
+
+// DeleteRun removes the run, its deltas and its resume claims, in one
+// transaction. Deleting a missing run is not an error.
+func (s *Store) DeleteRun(ctx context.Context, runID string) error {
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		for _, q := range []string{
+			`DELETE FROM mastra_run_claims WHERE run_id = ?`,
+			`DELETE FROM mastra_run_deltas WHERE run_id = ?`,
+			`DELETE FROM mastra_run_snapshots WHERE run_id = ?`,
+			`DELETE FROM mastra_runs WHERE run_id = ?`,
+		} {
+			if _, err := tx.ExecContext(ctx, q, runID); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
 	if err != nil {
 		return fmt.Errorf("sqlite: delete run %s: %w", runID, err)

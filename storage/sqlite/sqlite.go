@@ -10,6 +10,11 @@
 // file is waited for too. Reads go through a pool of read-only
 // connections.
 //
+// A run's row holds its status and version, not its snapshot (a table of
+// its own) nor the changes appended to it (one row each, keyed by run and
+// version): an append updates the small row and adds one, so it writes
+// the same few pages however large the run has grown.
+//
 // Open applies the schema migrations the database lacks (see
 // migrations.go) and refuses a database whose schema is newer than this
 // build knows.

@@ -2,7 +2,9 @@ package sqlite
 
 import (
 	"context"
+	"database/sql"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -209,5 +211,99 @@ func TestOpenErrors(t *testing.T) {
 	if s, err := Open(ctx, filepath.Join(dir, "f", "mastra.db")); err == nil {
 		s.Close()
 		t.Error("Open under a file succeeded")
+	}
+}
+
+func TestMigrateKeepsRuns(t *testing.T) {
+	// A database of schema version 1 (snapshots in mastra_runs) with a
+	// run and a claim: Open moves the snapshot to mastra_run_snapshots
+	// and the run goes on with appends.
+	ctx := t.Context()
+	path := filepath.Join(t.TempDir(), "mastra.db")
+	db, err := sql.Open("sqlite", fileURI(path, true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	stmts := append([]string{`CREATE TABLE mastra_schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)`},
+		migrations[0]...)
+	stmts = append(stmts,
+		`INSERT INTO mastra_schema_migrations (version, applied_at) VALUES (1, 0)`,
+		`INSERT INTO mastra_runs (run_id, kind, name, thread_id, resource_id, status, snapshot, version, created_at, updated_at)
+			VALUES ('run', 'agent', 'a', 't', 'r', 'suspended', '{"step":3}', 7, 1000, 2000),
+			('bare', 'workflow', 'w', '', '', 'running', NULL, 1, 1000, 3000)`,
+		`INSERT INTO mastra_run_claims (run_id, claim_key, owner, claimed_at) VALUES ('run', 'v6', 'old', 1500)`)
+	for _, stmt := range stmts {
+		if _, err := db.ExecContext(ctx, stmt); err != nil {
+			t.Fatalf("%s: %v", stmt, err)
+		}
+	}
+	db.Close()
+
+	s := openT(t, path)
+	r, err := s.GetRun(ctx, "run")
+	if err != nil || r.Version != 7 || string(r.Snapshot) != `{"step":3}` || r.Status != storage.RunSuspended || r.Deltas != nil ||
+		r.ThreadID != "t" || !r.CreatedAt.Equal(fromMicros(1000)) {
+		t.Fatalf("run after the migration: %+v, %v", r, err)
+	}
+	if r, err := s.GetRun(ctx, "bare"); err != nil || r.Snapshot != nil {
+		t.Errorf("run without a snapshot after the migration: %+v, %v", r, err)
+	}
+	if err := s.ClaimResume(ctx, "run", "v6", "new"); !errors.Is(err, storage.ErrConflict) {
+		t.Errorf("claim taken before the migration: err = %v, want ErrConflict", err)
+	}
+	v, err := s.AppendRun(ctx, "run", 7, storage.RunRunning, []byte(`{"step":4}`))
+	if err != nil || v != 8 {
+		t.Fatalf("AppendRun after the migration: %d, %v", v, err)
+	}
+	r, err = s.GetRun(ctx, "run")
+	if err != nil || r.Version != 8 || len(r.Deltas) != 1 || string(r.Deltas[0]) != `{"step":4}` || string(r.Snapshot) != `{"step":3}` {
+		t.Errorf("run after an append: %+v, %v", r, err)
+	}
+	var columns int
+	if err := s.r.QueryRowContext(ctx, `SELECT COUNT(*) FROM pragma_table_info('mastra_runs') WHERE name = 'snapshot'`).Scan(&columns); err != nil || columns != 0 {
+		t.Errorf("mastra_runs still has a snapshot column: %d, %v", columns, err)
+	}
+}
+
+func TestAppendWritesDoNotGrow(t *testing.T) {
+	// What an append writes to the WAL does not depend on the size of the
+	// run's snapshot nor on its number of deltas, even when the status
+	// changes the run row's size.
+	ctx := t.Context()
+	path := filepath.Join(t.TempDir(), "mastra.db")
+	s := openT(t, path)
+	written := walMeter(t, s, path)
+	measure := func(snapSize, deltas int) int64 {
+		id := fmt.Sprintf("run-%d-%d", snapSize, deltas)
+		v, err := s.SaveRun(ctx, storage.Run{RunID: id, Kind: storage.KindAgent, Name: "a", Status: storage.RunRunning,
+			Snapshot: []byte(`{"pad":"` + strings.Repeat("x", snapSize) + `"}`)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := []byte(`{"pad":"` + strings.Repeat("y", 1000) + `"}`)
+		for range deltas {
+			if v, err = s.AppendRun(ctx, id, v, storage.RunRunning, d); err != nil {
+				t.Fatal(err)
+			}
+		}
+		written()
+		const n = 20
+		for i := range n {
+			status := storage.RunRunning
+			if i%2 == 0 {
+				status = storage.RunSuspended
+			}
+			if v, err = s.AppendRun(ctx, id, v, status, d); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return written() / n
+	}
+	small, big, long := measure(100, 0), measure(1<<20, 0), measure(100, 300)
+	t.Logf("WAL bytes per append: 100 B snapshot %d, 1 MB snapshot %d, 300 deltas %d", small, big, long)
+	for _, got := range []int64{big, long} {
+		if got > 2*small {
+			t.Errorf("an append wrote %d bytes, more than twice the %d of an append to a small run", got, small)
+		}
 	}
 }

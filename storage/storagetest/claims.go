@@ -7,13 +7,13 @@ import (
 )
 
 var claimTests = []subtest{
-	{"FirstWins", testClaimFirstWins},
-	{"KeysIndependent", testClaimKeys},
-	{"MissingRun", testClaimMissingRun},
-	{"SurvivesUpdate", testClaimSurvivesUpdate},
+	{name: "FirstWins", runs: testClaimFirstWins},
+	{name: "KeysIndependent", runs: testClaimKeys},
+	{name: "MissingRun", runs: testClaimMissingRun},
+	{name: "SurvivesUpdate", runs: testClaimSurvivesUpdate},
 }
 
-func testClaimFirstWins(t *testing.T, s storage.Store) {
+func testClaimFirstWins(t *testing.T, s storage.Runs) {
 	ctx := t.Context()
 	_, err := s.SaveRun(ctx, newRun("run"))
 	must(t, "SaveRun", err)
@@ -22,7 +22,7 @@ func testClaimFirstWins(t *testing.T, s storage.Store) {
 	wantErr(t, "second ClaimResume, same owner", s.ClaimResume(ctx, "run", "call-1", "process-a"), storage.ErrConflict)
 }
 
-func testClaimKeys(t *testing.T, s storage.Store) {
+func testClaimKeys(t *testing.T, s storage.Runs) {
 	ctx := t.Context()
 	for _, id := range []string{"run-1", "run-2"} {
 		_, err := s.SaveRun(ctx, newRun(id))
@@ -39,7 +39,7 @@ func testClaimKeys(t *testing.T, s storage.Store) {
 	must(t, `ClaimResume run-2 ""`, s.ClaimResume(ctx, "run-2", "", "p"))
 }
 
-func testClaimMissingRun(t *testing.T, s storage.Store) {
+func testClaimMissingRun(t *testing.T, s storage.Runs) {
 	ctx := t.Context()
 	wantErr(t, "ClaimResume of a missing run", s.ClaimResume(ctx, "nope", "call-1", "p"), storage.ErrNotFound)
 	// The failed claim took nothing.
@@ -48,7 +48,7 @@ func testClaimMissingRun(t *testing.T, s storage.Store) {
 	must(t, "ClaimResume once the run exists", s.ClaimResume(ctx, "nope", "call-1", "p"))
 }
 
-func testClaimSurvivesUpdate(t *testing.T, s storage.Store) {
+func testClaimSurvivesUpdate(t *testing.T, s storage.Runs) {
 	ctx := t.Context()
 	r := newRun("run")
 	v, err := s.SaveRun(ctx, r)

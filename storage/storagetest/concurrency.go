@@ -1,6 +1,7 @@
 package storagetest
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sync"
@@ -14,10 +15,13 @@ import (
 const racers = 16
 
 var concurrencyTests = []subtest{
-	{"ClaimResumeOneWinner", testRaceClaim},
-	{"SaveRunOneWinner", testRaceSaveRun},
-	{"CreateRunOneWinner", testRaceCreateRun},
-	{"SaveMessagesLoseNothing", testRaceMessages},
+	{name: "ClaimResumeOneWinner", runs: testRaceClaim},
+	{name: "SaveRunOneWinner", runs: testRaceSaveRun},
+	{name: "CreateRunOneWinner", runs: testRaceCreateRun},
+	{name: "AppendRunOneWinner", runs: testRaceAppendRun},
+	{name: "SaveOrAppendOneWinner", runs: testRaceSaveOrAppend},
+	{name: "ClaimRunOneWinner", runs: testRaceClaimRun},
+	{name: "SaveMessagesLoseNothing", fn: testRaceMessages},
 }
 
 // race runs fn in racers goroutines released at once and returns their
@@ -57,7 +61,7 @@ func OneWinner(t testing.TB, what string, errs []error) {
 	}
 }
 
-func testRaceClaim(t *testing.T, s storage.Store) {
+func testRaceClaim(t *testing.T, s storage.Runs) {
 	ctx := t.Context()
 	_, err := s.SaveRun(ctx, newRun("run"))
 	must(t, "SaveRun", err)
@@ -69,7 +73,7 @@ func testRaceClaim(t *testing.T, s storage.Store) {
 	}
 }
 
-func testRaceSaveRun(t *testing.T, s storage.Store) {
+func testRaceSaveRun(t *testing.T, s storage.Runs) {
 	ctx := t.Context()
 	r := newRun("run")
 	v, err := s.SaveRun(ctx, r)
@@ -99,7 +103,7 @@ func testRaceSaveRun(t *testing.T, s storage.Store) {
 	}
 }
 
-func testRaceCreateRun(t *testing.T, s storage.Store) {
+func testRaceCreateRun(t *testing.T, s storage.Runs) {
 	ctx := t.Context()
 	errs := race(func(i int) error {
 		r := newRun("run")
@@ -179,5 +183,95 @@ func testRaceMessages(t *testing.T, s storage.Store) {
 			t.Errorf("writer %s: message %q listed at position %d of its writer, want %d", g, m.ID, next[g], seq)
 		}
 		next[g]++
+	}
+}
+
+func testRaceAppendRun(t *testing.T, s storage.Runs) {
+	ctx := t.Context()
+	v, err := s.SaveRun(ctx, newRun("run"))
+	must(t, "SaveRun", err)
+	v = appendAll(t, s, "run", v, storage.RunRunning, delta(0))
+	versions := make([]int64, racers)
+	errs := race(func(i int) error {
+		var err error
+		versions[i], err = s.AppendRun(ctx, "run", v, storage.RunRunning, rawf(`{"appender":%d}`, i))
+		return err
+	})
+	OneWinner(t, "AppendRun", errs)
+	got, err := s.GetRun(ctx, "run")
+	must(t, "GetRun", err)
+	if got.Version != v+1 {
+		t.Errorf("version after the race = %d, want %d", got.Version, v+1)
+	}
+	for i, err := range errs {
+		if err == nil {
+			if versions[i] != v+1 {
+				t.Errorf("winner got version %d, want %d", versions[i], v+1)
+			}
+			checkDeltas(t, "run after the race", got.Deltas, []json.RawMessage{delta(0), rawf(`{"appender":%d}`, i)})
+		}
+	}
+}
+
+func testRaceSaveOrAppend(t *testing.T, s storage.Runs) {
+	// Saves and appends at one version race: one of them, whichever,
+	// wins.
+	ctx := t.Context()
+	r := newRun("run")
+	v, err := s.SaveRun(ctx, r)
+	must(t, "SaveRun", err)
+	v = appendAll(t, s, "run", v, storage.RunRunning, delta(0))
+	errs := race(func(i int) error {
+		if i%2 == 0 {
+			r := r
+			r.Version, r.Snapshot = v, rawf(`{"saver":%d}`, i)
+			_, err := s.SaveRun(ctx, r)
+			return err
+		}
+		_, err := s.AppendRun(ctx, "run", v, storage.RunRunning, rawf(`{"appender":%d}`, i))
+		return err
+	})
+	OneWinner(t, "SaveRun or AppendRun", errs)
+	got, err := s.GetRun(ctx, "run")
+	must(t, "GetRun", err)
+	if got.Version != v+1 {
+		t.Errorf("version after the race = %d, want %d", got.Version, v+1)
+	}
+	for i, err := range errs {
+		switch {
+		case err != nil:
+		case i%2 == 0:
+			checkJSON(t, "snapshot after a save won", got.Snapshot, rawf(`{"saver":%d}`, i))
+			checkDeltas(t, "run after a save won", got.Deltas, nil)
+		default:
+			checkJSON(t, "snapshot after an append won", got.Snapshot, r.Snapshot)
+			checkDeltas(t, "run after an append won", got.Deltas, []json.RawMessage{delta(0), rawf(`{"appender":%d}`, i)})
+		}
+	}
+}
+
+func testRaceClaimRun(t *testing.T, s storage.Runs) {
+	// Processes that loaded the run at one version race to resume it:
+	// one claim goes through, and only its journal writes.
+	ctx := t.Context()
+	v, err := s.SaveRun(ctx, newRun("run"))
+	must(t, "SaveRun", err)
+	appendAll(t, s, "run", v, storage.RunSuspended, delta(0))
+	stored, err := s.GetRun(ctx, "run")
+	must(t, "GetRun", err)
+	journals := make([]*storage.RunJournal, racers)
+	errs := race(func(i int) error {
+		loaded := *stored
+		if err := storage.ClaimRun(ctx, s, &loaded, fmt.Sprintf("process-%d", i)); err != nil {
+			return err
+		}
+		journals[i] = storage.ContinueRunJournal(s, &loaded)
+		return journals[i].Append(ctx, storage.RunRunning, rawf(`{"resumedBy":%d}`, i))
+	})
+	OneWinner(t, "ClaimRun", errs)
+	got, err := s.GetRun(ctx, "run")
+	must(t, "GetRun", err)
+	if got.Version != stored.Version+1 || len(got.Deltas) != 2 {
+		t.Errorf("run after the race: version %d, %d deltas; want %d, 2", got.Version, len(got.Deltas), stored.Version+1)
 	}
 }

@@ -11,13 +11,15 @@ import (
 )
 
 var messageTests = []subtest{
-	{"SaveGet", testMessageSaveGet},
-	{"GetMissing", testMessageGetMissing},
-	{"ZeroCreatedAtIsNow", testMessageZeroCreatedAt},
-	{"ReplaceKeepsCreatedAtAndPlace", testMessageReplace},
-	{"ListOrderAndLastN", testMessageListOrder},
-	{"BatchAllOrNone", testMessageAllOrNone},
-	{"EmptyBatch", testMessageEmptyBatch},
+	{name: "SaveGet", fn: testMessageSaveGet},
+	{name: "GetMissing", fn: testMessageGetMissing},
+	{name: "ZeroCreatedAtIsNow", fn: testMessageZeroCreatedAt},
+	{name: "ReplaceKeepsCreatedAtAndPlace", fn: testMessageReplace},
+	{name: "ListOrderAndLastN", fn: testMessageListOrder},
+	{name: "BatchAllOrNone", fn: testMessageAllOrNone},
+	{name: "EmptyBatch", fn: testMessageEmptyBatch},
+	{name: "GetMessagesInOrder", fn: testGetMessages},
+	{name: "GetMessagesThousands", fn: testGetMessagesMany},
 }
 
 // msg builds a message of thread "t".
@@ -228,4 +230,66 @@ func testMessageAllOrNone(t *testing.T, s storage.Store) {
 func testMessageEmptyBatch(t *testing.T, s storage.Store) {
 	must(t, "SaveMessages(nil)", s.SaveMessages(t.Context(), nil))
 	must(t, "SaveMessages(empty)", s.SaveMessages(t.Context(), []storage.Message{}))
+}
+
+func testGetMessages(t *testing.T, s storage.Store) {
+	ctx := t.Context()
+	other := msg("m5", at(50), "five")
+	other.ThreadID, other.Metadata = "t2", rawf(`{"pendingToolApprovals":{}}`)
+	saved := map[string]storage.Message{"m5": other}
+	batch := []storage.Message{other}
+	for i := 1; i <= 4; i++ {
+		m := msg(fmt.Sprintf("m%d", i), at(10*i), fmt.Sprintf("message %d", i))
+		saved[m.ID] = m
+		batch = append(batch, m)
+	}
+	must(t, "SaveMessages", s.SaveMessages(ctx, batch))
+
+	for _, tc := range []struct {
+		ids, want []string
+	}{
+		{[]string{"m4", "m1", "m5", "m2"}, []string{"m4", "m1", "m5", "m2"}},
+		{[]string{"nope", "m3", "missing", "m1", ""}, []string{"m3", "m1"}},
+		{[]string{"m2", "m2", "m1"}, []string{"m2", "m2", "m1"}},
+		{[]string{"nope"}, []string{}},
+		{[]string{}, []string{}},
+		{nil, []string{}},
+	} {
+		got, err := s.GetMessages(ctx, tc.ids)
+		must(t, fmt.Sprintf("GetMessages(%q)", tc.ids), err)
+		if ids := messageIDs(got); !reflect.DeepEqual(ids, tc.want) {
+			t.Errorf("GetMessages(%q) = %v, want %v", tc.ids, ids, tc.want)
+			continue
+		}
+		for i := range got {
+			checkMessage(t, &got[i], saved[got[i].ID])
+		}
+	}
+}
+
+func testGetMessagesMany(t *testing.T, s storage.Store) {
+	ctx := t.Context()
+	const n = 2000
+	batch := make([]storage.Message, n)
+	for i := range batch {
+		batch[i] = msg(fmt.Sprintf("m%04d", i), at(i), fmt.Sprintf("message %d", i))
+	}
+	must(t, "SaveMessages", s.SaveMessages(ctx, batch))
+
+	// All of them, newest first, with a missing id every 100.
+	var ids, want []string
+	for i := n - 1; i >= 0; i-- {
+		if i%100 == 0 {
+			ids = append(ids, fmt.Sprintf("missing-%d", i))
+		}
+		ids = append(ids, batch[i].ID)
+		want = append(want, batch[i].ID)
+	}
+	got, err := s.GetMessages(ctx, ids)
+	must(t, "GetMessages", err)
+	if gotIDs := messageIDs(got); !reflect.DeepEqual(gotIDs, want) {
+		t.Fatalf("GetMessages of %d ids: %d messages, want %d in the order asked", len(ids), len(got), len(want))
+	}
+	checkMessage(t, &got[0], batch[n-1])
+	checkMessage(t, &got[n-1], batch[0])
 }

@@ -11,13 +11,13 @@ import (
 )
 
 var runTests = []subtest{
-	{"CreateGet", testRunCreateGet},
-	{"Update", testRunUpdate},
-	{"StaleVersionConflicts", testRunStale},
-	{"GetMissing", testRunGetMissing},
-	{"List", testRunList},
-	{"Delete", testRunDelete},
-	{"Invalid", testRunInvalid},
+	{name: "CreateGet", runs: testRunCreateGet},
+	{name: "Update", runs: testRunUpdate},
+	{name: "StaleVersionConflicts", runs: testRunStale},
+	{name: "GetMissing", runs: testRunGetMissing},
+	{name: "List", runs: testRunList},
+	{name: "Delete", runs: testRunDelete},
+	{name: "Invalid", runs: testRunInvalid},
 }
 
 // snapshot returns a run snapshot of about size bytes.
@@ -46,16 +46,17 @@ func checkRun(t *testing.T, got *storage.Run, want storage.Run) {
 	}
 	g, w := *got, want
 	checkJSON(t, "run "+want.RunID+" Snapshot", g.Snapshot, w.Snapshot)
+	checkDeltas(t, "run "+want.RunID, g.Deltas, w.Deltas)
 	checkUTC(t, "run "+want.RunID+" CreatedAt", g.CreatedAt)
 	checkUTC(t, "run "+want.RunID+" UpdatedAt", g.UpdatedAt)
-	g.Snapshot, w.Snapshot = nil, nil
+	g.Snapshot, w.Snapshot, g.Deltas, w.Deltas = nil, nil, nil, nil
 	g.CreatedAt, w.CreatedAt, g.UpdatedAt, w.UpdatedAt = time.Time{}, time.Time{}, time.Time{}, time.Time{}
 	if !reflect.DeepEqual(g, w) {
 		t.Errorf("run = %+v, want %+v", g, w)
 	}
 }
 
-func testRunCreateGet(t *testing.T, s storage.Store) {
+func testRunCreateGet(t *testing.T, s storage.Runs) {
 	ctx := t.Context()
 	r := newRun("run-1")
 	r.CreatedAt = at(0)
@@ -92,7 +93,7 @@ func testRunCreateGet(t *testing.T, s storage.Store) {
 	checkNow(t, "UpdatedAt", got.UpdatedAt, before, after)
 }
 
-func testRunUpdate(t *testing.T, s storage.Store) {
+func testRunUpdate(t *testing.T, s storage.Runs) {
 	ctx := t.Context()
 	r := newRun("run")
 	r.CreatedAt = at(0)
@@ -125,7 +126,7 @@ func testRunUpdate(t *testing.T, s storage.Store) {
 	}
 }
 
-func testRunStale(t *testing.T, s storage.Store) {
+func testRunStale(t *testing.T, s storage.Runs) {
 	ctx := t.Context()
 	r := newRun("run")
 	v, err := s.SaveRun(ctx, r)
@@ -161,7 +162,7 @@ func testRunStale(t *testing.T, s storage.Store) {
 	wantErr(t, "GetRun after a failed update", err, storage.ErrNotFound)
 }
 
-func testRunGetMissing(t *testing.T, s storage.Store) {
+func testRunGetMissing(t *testing.T, s storage.Runs) {
 	got, err := s.GetRun(t.Context(), "nope")
 	wantErr(t, "GetRun missing", err, storage.ErrNotFound)
 	if got != nil {
@@ -177,7 +178,7 @@ func runIDs(rs []storage.Run) []string {
 	return ids
 }
 
-func testRunList(t *testing.T, s storage.Store) {
+func testRunList(t *testing.T, s storage.Runs) {
 	ctx := t.Context()
 	// Saved in this order, a few milliseconds apart: UpdatedAt grows.
 	// r3 is saved twice, last, so it is the newest.
@@ -255,7 +256,7 @@ func testRunList(t *testing.T, s storage.Store) {
 	}
 }
 
-func testRunDelete(t *testing.T, s storage.Store) {
+func testRunDelete(t *testing.T, s storage.Runs) {
 	ctx := t.Context()
 	for _, id := range []string{"doomed", "kept"} {
 		_, err := s.SaveRun(ctx, newRun(id))
@@ -290,7 +291,7 @@ func testRunDelete(t *testing.T, s storage.Store) {
 	must(t, "DeleteRun missing", s.DeleteRun(ctx, "never-saved"))
 }
 
-func testRunInvalid(t *testing.T, s storage.Store) {
+func testRunInvalid(t *testing.T, s storage.Runs) {
 	ctx := t.Context()
 	r := newRun("")
 	if _, err := s.SaveRun(ctx, r); err == nil {

@@ -7,10 +7,10 @@ import (
 )
 
 var stateTests = []subtest{
-	{"GetUnset", testStateUnset},
-	{"SetGetReplace", testStateSetReplace},
-	{"Independent", testStateIndependent},
-	{"InvalidJSON", testStateInvalid},
+	{name: "GetUnset", fn: testStateUnset},
+	{name: "SetGetReplace", fn: testStateSetReplace},
+	{name: "Independent", fn: testStateIndependent},
+	{name: "InvalidJSON", fn: testStateInvalid},
 }
 
 func testStateUnset(t *testing.T, s storage.Store) {

@@ -35,14 +35,21 @@
 //     (deleted) run fails instead of running it twice.
 //   - Thread state is kept for any thread id (the thread need not be
 //     saved first) and deleted with the thread.
+//   - AppendRun refuses an empty run id and a version under 1, as it
+//     refuses an empty or invalid delta (and stores nothing); it sets
+//     UpdatedAt to the time of the append. A run without deltas has nil
+//     Deltas.
 //
 // Each subtest opens its own store and closes it when it ends (Close may
 // therefore also be called by cleanups open registers; backends make Close
 // idempotent).
 //
+// RunRuns runs the checks of storage.Runs alone, for Runs that are not a
+// whole Store (storage.NewMemoryRuns).
+//
 // Beside the suite, backends' own tests and benchmarks share OneWinner
-// (checking racing claims or saves across several Stores) and
-// BenchSaveRunAndClaim.
+// (checking racing claims or saves across several Stores),
+// BenchSaveRunAndClaim and BenchAppend.
 package storagetest
 
 import (
@@ -51,6 +58,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"testing"
 	"time"
 
@@ -62,32 +70,70 @@ import (
 // it when the subtest ends.
 func Run(t *testing.T, open func(t *testing.T) storage.Store) {
 	t.Helper()
-	groups := []struct {
-		name  string
-		tests []subtest
-	}{
-		{"Threads", threadTests},
-		{"Messages", messageTests},
-		{"ThreadState", stateTests},
-		{"Runs", runTests},
-		{"Claims", claimTests},
-		{"Concurrency", concurrencyTests},
-	}
 	for _, g := range groups {
 		t.Run(g.name, func(t *testing.T) {
 			for _, st := range g.tests {
 				t.Run(st.name, func(t *testing.T) {
-					st.fn(t, newStore(t, open))
+					s := newStore(t, open)
+					if st.runs != nil {
+						st.runs(t, s)
+					} else {
+						st.fn(t, s)
+					}
 				})
 			}
 		})
 	}
 }
 
-// subtest is one conformance check, run on a fresh store.
+// RunRuns runs the part of the suite that checks storage.Runs alone (run
+// snapshots, appends, journals and claims) against the Runs open returns:
+// what storage.NewMemoryRuns passes. open is called once per subtest and
+// must return new, empty Runs.
+func RunRuns(t *testing.T, open func(t *testing.T) storage.Runs) {
+	t.Helper()
+	for _, g := range groups {
+		if !slices.ContainsFunc(g.tests, func(st subtest) bool { return st.runs != nil }) {
+			continue
+		}
+		t.Run(g.name, func(t *testing.T) {
+			for _, st := range g.tests {
+				if st.runs == nil {
+					continue
+				}
+				t.Run(st.name, func(t *testing.T) {
+					s := open(t)
+					if s == nil {
+						t.Fatal("open returned nil Runs")
+					}
+					st.runs(t, s)
+				})
+			}
+		})
+	}
+}
+
+// groups are the suite's subtests, by the interface they check.
+var groups = []struct {
+	name  string
+	tests []subtest
+}{
+	{"Threads", threadTests},
+	{"Messages", messageTests},
+	{"ThreadState", stateTests},
+	{"Runs", runTests},
+	{"Appends", appendTests},
+	{"Journal", journalTests},
+	{"Claims", claimTests},
+	{"Concurrency", concurrencyTests},
+}
+
+// subtest is one conformance check, run on a fresh store: fn, or runs
+// for a check of storage.Runs alone (which RunRuns runs too).
 type subtest struct {
 	name string
 	fn   func(t *testing.T, s storage.Store)
+	runs func(t *testing.T, s storage.Runs)
 }
 
 // newStore opens a store for t and closes it when t ends.
@@ -150,6 +196,25 @@ func checkJSON(t *testing.T, what string, got, want []byte) {
 	t.Helper()
 	if !jsonEqual(got, want) {
 		t.Errorf("%s = %s, want %s", what, got, want)
+	}
+}
+
+// checkDeltas reports whether got and want are the same deltas, in
+// order, each equal as JSON. A run without deltas has nil Deltas.
+func checkDeltas(t *testing.T, what string, got, want []json.RawMessage) {
+	t.Helper()
+	if len(want) == 0 && got != nil {
+		t.Errorf("%s: Deltas = %q, want nil", what, got)
+		return
+	}
+	if len(got) != len(want) {
+		t.Errorf("%s: %d deltas %.200q, want %d %.200q", what, len(got), got, len(want), want)
+		return
+	}
+	for i := range got {
+		if !jsonEqual(got[i], want[i]) {
+			t.Errorf("%s: delta %d = %.100s, want %.100s", what, i, got[i], want[i])
+		}
 	}
 }
 

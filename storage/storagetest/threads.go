@@ -9,13 +9,13 @@ import (
 )
 
 var threadTests = []subtest{
-	{"SaveGet", testThreadSaveGet},
-	{"ZeroTimesAreNow", testThreadZeroTimes},
-	{"Replace", testThreadReplace},
-	{"GetMissing", testThreadGetMissing},
-	{"ListNewestFirst", testThreadList},
-	{"DeleteCascades", testThreadDelete},
-	{"EmptyID", testThreadEmptyID},
+	{name: "SaveGet", fn: testThreadSaveGet},
+	{name: "ZeroTimesAreNow", fn: testThreadZeroTimes},
+	{name: "Replace", fn: testThreadReplace},
+	{name: "GetMissing", fn: testThreadGetMissing},
+	{name: "ListNewestFirst", fn: testThreadList},
+	{name: "DeleteCascades", fn: testThreadDelete},
+	{name: "EmptyID", fn: testThreadEmptyID},
 }
 
 // checkThread compares a stored thread with the one saved.
