@@ -9,6 +9,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/gomastra/mastra/internal/wire"
 	"github.com/gomastra/mastra/tools"
 )
 
@@ -140,10 +141,10 @@ func (s *Server) toCallToolResult(e *exposedTool, res *tools.Result) *mcp.CallTo
 		return &mcp.CallToolResult{IsError: true, Content: textContent(mastraErrorJSON(toolExecutionError(err)))}
 	}
 	if e.output != nil && string(raw) != "null" {
-		return &mcp.CallToolResult{StructuredContent: json.RawMessage(raw), Content: textContent(jsStringify(raw))}
+		return &mcp.CallToolResult{StructuredContent: json.RawMessage(raw), Content: textContent(wire.StringifyText(raw))}
 	}
 	if str, ok := res.Output.(string); ok {
 		return &mcp.CallToolResult{Content: textContent(str)}
 	}
-	return &mcp.CallToolResult{Content: textContent(jsStringify(raw))}
+	return &mcp.CallToolResult{Content: textContent(wire.StringifyText(raw))}
 }

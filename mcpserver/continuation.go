@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/gomastra/mastra/internal/jsjson"
+	"github.com/gomastra/mastra/internal/wire"
 )
 
 // envelope is what the server signs into the requestState of an
@@ -122,8 +123,8 @@ func appendCanonical(b []byte, v any) []byte {
 			b = appendCanonical(b, e)
 		}
 		return append(b, ']')
-	case *orderedObject:
-		keys := append([]string(nil), v.keys...)
+	case *wire.Object:
+		keys := append([]string(nil), v.Keys...)
 		sort.Strings(keys)
 		b = append(b, '{')
 		for i, k := range keys {
@@ -132,7 +133,7 @@ func appendCanonical(b []byte, v any) []byte {
 			}
 			b = jsjson.AppendString(b, k, jsjson.Replace)
 			b = append(b, ':')
-			val, _ := v.get(k)
+			val, _ := v.Get(k)
 			b = appendCanonical(b, val)
 		}
 		return append(b, '}')

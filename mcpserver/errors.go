@@ -6,6 +6,7 @@ import (
 
 	"github.com/gomastra/mastra"
 	"github.com/gomastra/mastra/internal/jsjson"
+	"github.com/gomastra/mastra/internal/wire"
 )
 
 // Mastra's error ids for what an MCP server refuses or reports.
@@ -78,9 +79,5 @@ func mastraErrorJSON(err *mastra.Error) string {
 	if mErr != nil {
 		return `{"message":` + string(jsjson.AppendString(nil, err.Text, jsjson.Replace)) + `}`
 	}
-	s, sErr := jsjson.Stringify(raw, "")
-	if sErr != nil {
-		return string(raw)
-	}
-	return s
+	return wire.StringifyText(raw)
 }

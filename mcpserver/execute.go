@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/gomastra/mastra/internal/wire"
 	"github.com/gomastra/mastra/tools"
 )
 
@@ -56,7 +57,7 @@ func (s *Server) ExecuteTool(ctx context.Context, name string, args json.RawMess
 	if err != nil {
 		argsText := "undefined"
 		if args != nil {
-			argsText = jsStringify(args)
+			argsText = wire.StringifyText(args)
 		}
 		return nil, mcpError(IDExecuteFailed, errorText(err), map[string]any{"toolId": name, "args": argsText}, err)
 	}
@@ -67,7 +68,7 @@ func (s *Server) ExecuteTool(ctx context.Context, name string, args json.RawMess
 		x := &Execution{Suspended: true, SuspendPayload: res.Suspension.Payload, ResumeSchema: e.resumeForm}
 		if x.ResumeSchema == nil && res.Suspension.Options.ResumeSchema != "" {
 			if form, err := formSchema([]byte(res.Suspension.Options.ResumeSchema)); err == nil {
-				x.ResumeSchema = form.appendJSON(nil)
+				x.ResumeSchema = form.AppendJS(nil)
 			}
 		}
 		return x, nil

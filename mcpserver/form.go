@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/gomastra/mastra/internal/jsjson"
+	"github.com/gomastra/mastra/internal/wire"
 	"github.com/gomastra/mastra/schema"
 	"github.com/gomastra/mastra/schema/compat"
 )
@@ -34,10 +35,10 @@ func resumeFormOf(name string, s schema.Schema) (json.RawMessage, error) {
 			fmt.Sprintf("The resumeSchema of %s cannot be presented as an input request: it must be an object whose properties are strings, numbers, booleans or enums.", owner),
 			map[string]any{"owner": owner, "issues": string(issues)}, nil)
 	}
-	if len(form.keys) == 0 {
+	if len(form.Keys) == 0 {
 		return emptyForm, nil
 	}
-	return form.appendJSON(nil), nil
+	return form.AppendJS(nil), nil
 }
 
 // suspensionForm is the form of one suspension: the tool's resume schema
@@ -48,8 +49,8 @@ func suspensionForm(e *exposedTool, suspendSchema string) json.RawMessage {
 		return e.resumeForm
 	}
 	if suspendSchema != "" {
-		if form, err := formSchema([]byte(suspendSchema)); err == nil && len(form.keys) > 0 {
-			return form.appendJSON(nil)
+		if form, err := formSchema([]byte(suspendSchema)); err == nil && len(form.Keys) > 0 {
+			return form.AppendJS(nil)
 		}
 	}
 	return emptyForm
@@ -57,11 +58,11 @@ func suspensionForm(e *exposedTool, suspendSchema string) json.RawMessage {
 
 // checkForm reports why a form schema is not a flat object of primitive
 // properties, or nil.
-func checkForm(form *orderedObject) error {
-	if t, _ := form.get("type"); t != "object" {
+func checkForm(form *wire.Object) error {
+	if t, _ := form.Get("type"); t != "object" {
 		return fmt.Errorf("the schema must have type \"object\"")
 	}
-	if req, ok := form.get("required"); ok {
+	if req, ok := form.Get("required"); ok {
 		list, isList := req.([]any)
 		if !isList {
 			return fmt.Errorf("required must be a list of names")
@@ -72,16 +73,16 @@ func checkForm(form *orderedObject) error {
 			}
 		}
 	}
-	props, ok := form.get("properties")
+	props, ok := form.Get("properties")
 	if !ok {
 		return nil
 	}
-	po, isObj := props.(*orderedObject)
+	po, isObj := props.(*wire.Object)
 	if !isObj {
 		return fmt.Errorf("properties must be an object")
 	}
-	for i, k := range po.keys {
-		p, isObj := po.vals[i].(*orderedObject)
+	for i, k := range po.Keys {
+		p, isObj := po.Vals[i].(*wire.Object)
 		if !isObj || !primitiveProperty(p) {
 			return fmt.Errorf("property %s is not a string, number, boolean or enum", jsjson.AppendString(nil, k, jsjson.Replace))
 		}
@@ -91,25 +92,25 @@ func checkForm(form *orderedObject) error {
 
 // primitiveProperty tells whether p is one of the protocol's primitive
 // form fields.
-func primitiveProperty(p *orderedObject) bool {
-	t, _ := p.get("type")
+func primitiveProperty(p *wire.Object) bool {
+	t, _ := p.Get("type")
 	switch t {
 	case "string", "number", "integer", "boolean":
-		if oneOf, ok := p.get("oneOf"); ok {
+		if oneOf, ok := p.Get("oneOf"); ok {
 			return t == "string" && constChoices(oneOf)
 		}
-		return !slices.ContainsFunc(p.keys, isStructuralKeyword)
+		return !slices.ContainsFunc(p.Keys, isStructuralKeyword)
 	case "array":
-		items, ok := p.get("items")
-		io, isObj := items.(*orderedObject)
+		items, ok := p.Get("items")
+		io, isObj := items.(*wire.Object)
 		if !ok || !isObj {
 			return false
 		}
-		if e, ok := io.get("enum"); ok {
+		if e, ok := io.Get("enum"); ok {
 			_, isList := e.([]any)
 			return isList
 		}
-		if anyOf, ok := io.get("anyOf"); ok {
+		if anyOf, ok := io.Get("anyOf"); ok {
 			return constChoices(anyOf)
 		}
 		return false
@@ -134,8 +135,8 @@ func constChoices(v any) bool {
 		return false
 	}
 	for _, c := range list {
-		co, isObj := c.(*orderedObject)
-		if !isObj || !co.has("const") {
+		co, isObj := c.(*wire.Object)
+		if !isObj || !co.Has("const") {
 			return false
 		}
 	}

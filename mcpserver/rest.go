@@ -11,20 +11,13 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/gomastra/mastra"
-	"github.com/gomastra/mastra/internal/v8json"
+	"github.com/gomastra/mastra/internal/wire"
 	"github.com/gomastra/mastra/internal/zodmsg"
 	"github.com/gomastra/mastra/server"
 	"github.com/gomastra/mastra/tools"
 )
-
-// issue is one field problem of a 400 answer.
-type issue struct {
-	Field   string `json:"field"`
-	Message string `json:"message"`
-}
 
 func (reg *registry) listServers(w http.ResponseWriter, r *http.Request) {
 	q, issues := paginationQuery(r.URL.Query())
@@ -192,7 +185,7 @@ func (reg *registry) readResource(w http.ResponseWriter, r *http.Request) {
 	}
 	var uri string
 	if raw, has := body["uri"]; !has || json.Unmarshal(raw, &uri) != nil {
-		writeIssues(w, "Invalid request body", []issue{{Field: "uri", Message: "Invalid input: expected string, received " + zodmsg.TypeOf(raw)}})
+		writeIssues(w, "Invalid request body", []wire.Issue{{Field: "uri", Message: "Invalid input: expected string, received " + zodmsg.TypeOf(raw)}})
 		return
 	}
 	writeError(w, http.StatusNotFound, "Resource '"+uri+"' not found on server '"+s.id+"'")
@@ -217,37 +210,24 @@ func (reg *registry) readObject(w http.ResponseWriter, r *http.Request) (map[str
 	}
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(t, &obj); err != nil || t[0] != '{' {
-		if msg := v8Message(b); msg != "" {
-			writeIssues(w, "Invalid request body", []issue{{Field: "body", Message: msg}})
+		if msg := wire.SyntaxError(b); msg != "" {
+			writeIssues(w, "Invalid request body", []wire.Issue{{Field: "body", Message: msg}})
 		} else {
-			writeIssues(w, "Invalid request body", []issue{{Field: "root", Message: "Invalid input: expected object, received " + zodmsg.TypeOf(t)}})
+			writeIssues(w, "Invalid request body", []wire.Issue{{Field: "root", Message: "Invalid input: expected object, received " + zodmsg.TypeOf(t)}})
 		}
 		return nil, false
 	}
 	return obj, true
 }
 
-// v8Message is JSON.parse's (V8's) message for an invalid JSON text, or
-// "" when the text parses.
-func v8Message(src []byte) string {
-	s := string(src)
-	if !utf8.Valid(src) {
-		s = string([]rune(s))
-	}
-	if _, err := (v8json.Parser{MaxDepth: 10000}).Parse(s); err != nil {
-		return err.Error()
-	}
-	return ""
-}
-
 // requestContextFrom decodes a body's requestContext (an object), drops
 // the reserved keys clients may not set, and applies the authenticated
 // resource.
-func requestContextFrom(raw json.RawMessage, resource string) (*tools.RequestContext, []issue) {
+func requestContextFrom(raw json.RawMessage, resource string) (*tools.RequestContext, []wire.Issue) {
 	rc := tools.NewRequestContext(nil)
 	if t := bytes.TrimSpace(raw); len(t) > 0 && string(t) != "null" {
 		if t[0] != '{' || rc.UnmarshalJSON(t) != nil {
-			return nil, []issue{{Field: "requestContext", Message: "Invalid input: expected record, received " + zodmsg.TypeOf(t)}}
+			return nil, []wire.Issue{{Field: "requestContext", Message: "Invalid input: expected record, received " + zodmsg.TypeOf(t)}}
 		}
 	}
 	rc.Delete(tools.ResourceIDKey)
@@ -269,9 +249,9 @@ var jsNumeric = regexp.MustCompile(`^[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)
 
 // paginationQuery parses the list route's query as Mastra's
 // z.coerce.number().int().min(0) does, with Zod's messages.
-func paginationQuery(q url.Values) (pagination, []issue) {
+func paginationQuery(q url.Values) (pagination, []wire.Issue) {
 	var p pagination
-	var issues []issue
+	var issues []wire.Issue
 	for _, f := range []struct {
 		name string
 		dst  **int
@@ -281,7 +261,7 @@ func paginationQuery(q url.Values) (pagination, []issue) {
 		}
 		n, msg := coerceCount(q.Get(f.name))
 		if msg != "" {
-			issues = append(issues, issue{Field: f.name, Message: msg})
+			issues = append(issues, wire.Issue{Field: f.name, Message: msg})
 			continue
 		}
 		*f.dst = &n
@@ -326,35 +306,24 @@ func orNull(raw json.RawMessage) json.RawMessage {
 	return raw
 }
 
-// writeJSON sends v as JSON.stringify would write it.
+// writeJSON sends v as JSON.stringify would write it (wire.AppendValue).
 func writeJSON(w http.ResponseWriter, status int, v any) {
-	raw, err := json.Marshal(v)
+	b, err := wire.AppendValue(nil, v)
 	if err != nil {
 		writeError(w, http.StatusInternalServerError, "Internal Server Error")
 		return
 	}
-	writeBody(w, status, []byte(jsStringify(raw)))
+	wire.WriteJSON(w, status, b)
 }
 
-// writeError sends Mastra's {"error": message}.
+// writeError sends Mastra's {"error": message}, as JSON.stringify writes
+// it after encoding/json (wire.StringifyReplaced).
 func writeError(w http.ResponseWriter, status int, msg string) {
-	raw, _ := json.Marshal(map[string]string{"error": msg})
-	writeBody(w, status, []byte(jsStringify(raw)))
+	wire.WriteJSON(w, status, wire.AppendError(nil, msg, nil, wire.StringifyReplaced))
 }
 
-// writeIssues sends Mastra's 400 {"error": msg, "issues": [...]}.
-func writeIssues(w http.ResponseWriter, msg string, issues []issue) {
-	raw, _ := json.Marshal(struct {
-		Error  string  `json:"error"`
-		Issues []issue `json:"issues"`
-	}{msg, issues})
-	writeBody(w, http.StatusBadRequest, []byte(jsStringify(raw)))
-}
-
-func writeBody(w http.ResponseWriter, status int, body []byte) {
-	h := w.Header()
-	h.Set("Content-Type", "application/json")
-	h.Set("Content-Length", strconv.Itoa(len(body)))
-	w.WriteHeader(status)
-	_, _ = w.Write(body)
+// writeIssues sends Mastra's 400 {"error": msg, "issues": [...]}, as
+// writeError writes its strings; issues is not nil (the issues found).
+func writeIssues(w http.ResponseWriter, msg string, issues []wire.Issue) {
+	wire.WriteJSON(w, http.StatusBadRequest, wire.AppendError(nil, msg, issues, wire.StringifyReplaced))
 }

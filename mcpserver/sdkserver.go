@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/gomastra/mastra/internal/jsjson"
 )
 
 // newSDKServer builds the Go SDK server holding the catalogue: one raw
@@ -155,12 +153,3 @@ func speaksMRTR(req *mcp.CallToolRequest) bool {
 // modernProtocol is the first protocol revision of self-contained
 // requests (SEP-2575) and input_required results (SEP-2322).
 const modernProtocol = "2026-07-28"
-
-// jsStringify renders JSON bytes as JavaScript's JSON.stringify would.
-func jsStringify(raw []byte) string {
-	s, err := jsjson.Stringify(raw, "")
-	if err != nil {
-		return string(raw)
-	}
-	return s
-}

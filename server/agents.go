@@ -4,17 +4,17 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"iter"
 	"net/http"
 	"strings"
 	"time"
 
 	"github.com/gomastra/mastra/agent"
+	"github.com/gomastra/mastra/internal/resumegate"
+	"github.com/gomastra/mastra/internal/wire"
 	"github.com/gomastra/mastra/internal/zodmsg"
 	"github.com/gomastra/mastra/model"
 	"github.com/gomastra/mastra/schema"
-	"github.com/gomastra/mastra/storage"
 	"github.com/gomastra/mastra/stream"
 	"github.com/gomastra/mastra/tools"
 )
@@ -55,9 +55,9 @@ func (s *Server) listAgents(w http.ResponseWriter, r *http.Request) {
 			s.writeError(w, r, err)
 			return
 		}
-		o.raw(a.ID(), b)
+		o.Raw(a.ID(), b)
 	}
-	writeRawJSON(w, http.StatusOK, o.bytes())
+	wire.WriteJSON(w, http.StatusOK, o.Bytes())
 }
 
 // GET /agents/{agentId}.
@@ -77,7 +77,7 @@ func (s *Server) getAgent(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	writeRawJSON(w, http.StatusOK, b)
+	wire.WriteJSON(w, http.StatusOK, b)
 }
 
 // runRequest is a parsed agent run body.
@@ -560,52 +560,30 @@ func resumeIDs(v *validator, toolCallRequired bool) (runID, toolCallID string, e
 	return runID, toolCallID, nil
 }
 
-// resumeConflict is the 409 of a resume of a run that is not waiting:
-// another resume of it is under way (it runs) or has just claimed it.
-func resumeConflict(a *agent.Agent, method, runID string) error {
-	return errorf(http.StatusConflict, fmt.Sprintf("Agent %q %s() cannot resume run %q: another resume of it is under way or has finished.", a.Name(), method, runID))
+// prepareResume checks a resume before the agent takes it
+// (resumegate.Admit, with the authenticated resource): it returns what
+// the check admitted, or its refusal as an error answer.
+func (s *Server) prepareResume(r *http.Request, a *agent.Agent, method, runID, toolCallID string) (resumegate.Admission, error) {
+	adm, err := resumegate.Admit(r.Context(), a, method, runID, toolCallID, authResource(r))
+	return adm, refusalError(err)
 }
 
-// prepareResume checks a resume before the agent takes it: a run of
-// another resource than the authenticated one is 403; a run that is
-// running (another resume is under way) is 409, not taken over (the
-// agent resumes a running run as crash recovery; over HTTP that would
-// let a client hijack a live run); without a toolCallId the first waiting
-// call is named, so that a race with another resume ends in a conflict,
-// never in a takeover. A run that does not exist is left to the agent
-// (its AGENT_RESUME_NO_SNAPSHOT_FOUND, 404). It returns the tool call to
-// resume and whether the run was found waiting.
-func (s *Server) prepareResume(r *http.Request, a *agent.Agent, method, runID, toolCallID string) (string, bool, error) {
-	run, err := a.FindRun(r.Context(), runID)
-	if err != nil {
-		return "", false, err
+// refusalError turns a resumegate.Refusal into the error answer it
+// stands for; other errors are returned as they are.
+func refusalError(err error) error {
+	var ref *resumegate.Refusal
+	if errors.As(err, &ref) {
+		return errorf(ref.Status, ref.Message)
 	}
-	if run == nil {
-		return toolCallID, false, nil
-	}
-	if auth := authResource(r); auth != "" && run.ResourceID != auth {
-		return "", false, errorf(http.StatusForbidden, "Access denied: run belongs to a different resource")
-	}
-	if run.Status != storage.RunSuspended {
-		return "", false, resumeConflict(a, method, runID)
-	}
-	if toolCallID == "" && len(run.ToolCalls) > 0 {
-		toolCallID = run.ToolCalls[0].ToolCallID
-	}
-	waiting := false
-	for _, c := range run.ToolCalls {
-		waiting = waiting || c.ToolCallID == toolCallID
-	}
-	return toolCallID, waiting, nil
+	return err
 }
 
 // resumeError turns the agent's "call not suspended" for a call that was
 // waiting a moment ago into the conflict it is (another resume claimed
 // it in between).
-func resumeError(err error, a *agent.Agent, method, runID string, wasWaiting bool) error {
-	var re *agent.RunError
-	if wasWaiting && errors.As(err, &re) && re.Code == "AGENT_RESUME_TOOL_CALL_NOT_SUSPENDED" {
-		return resumeConflict(a, method, runID)
+func resumeError(err error, a *agent.Agent, method, runID string, adm resumegate.Admission) error {
+	if resumegate.ClaimedMeanwhile(err, adm) {
+		return refusalError(resumegate.Conflict(a, method, runID))
 	}
 	return err
 }
@@ -645,7 +623,7 @@ func (s *Server) resumeStream(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	toolCallID, waiting, err := s.prepareResume(r, a, "resumeStream", runID, toolCallID)
+	adm, err := s.prepareResume(r, a, "resumeStream", runID, toolCallID)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -655,11 +633,11 @@ func (s *Server) resumeStream(w http.ResponseWriter, r *http.Request) {
 		data = raw
 	}
 	opts := req.opts
-	if toolCallID != "" {
-		opts = append(opts, agent.WithToolCallID(toolCallID))
+	if adm.ToolCallID != "" {
+		opts = append(opts, agent.WithToolCallID(adm.ToolCallID))
 	}
 	s.writeSSE(w, r, mapFirstError(a.ResumeStream(r.Context(), runID, data, opts...), func(err error) error {
-		return resumeError(err, a, "resumeStream", runID, waiting)
+		return resumeError(err, a, "resumeStream", runID, adm)
 	}))
 }
 
@@ -683,14 +661,14 @@ func (s *Server) approvalRequest(w http.ResponseWriter, r *http.Request, method 
 		s.writeError(w, r, err)
 		return nil, "", "", "", nil, nil, false
 	}
-	toolCallID, waiting, err := s.prepareResume(r, a, method, runID, toolCallID)
+	adm, err := s.prepareResume(r, a, method, runID, toolCallID)
 	if err != nil {
 		s.writeError(w, r, err)
 		return nil, "", "", "", nil, nil, false
 	}
 	opts = []agent.Option{agent.WithRequestContext(rc)}
-	mapErr = func(err error) error { return resumeError(err, a, method, runID, waiting) }
-	return a, runID, toolCallID, reason, opts, mapErr, true
+	mapErr = func(err error) error { return resumeError(err, a, method, runID, adm) }
+	return a, runID, adm.ToolCallID, reason, opts, mapErr, true
 }
 
 // POST /agents/{agentId}/approve-tool-call: SSE of the resumed run.
@@ -831,11 +809,11 @@ func (s *Server) sendToolApproval(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, st.err)
 		return
 	}
-	o := newObject().boolean("accepted", true).str("runId", st.runID)
+	o := newObject().Bool("accepted", true).Str("runId", st.runID)
 	if toolCallID != "" {
-		o.str("toolCallId", toolCallID)
+		o.Str("toolCallId", toolCallID)
 	}
-	writeRawJSON(w, http.StatusOK, o.bytes())
+	wire.WriteJSON(w, http.StatusOK, o.Bytes())
 }
 
 // GET /agents/{agentId}/suspended-runs?threadId&resourceId&fromDate&
@@ -848,7 +826,7 @@ func (s *Server) suspendedRuns(w http.ResponseWriter, r *http.Request) {
 	}
 	q := r.URL.Query()
 	f := agent.SuspendedRunsFilter{ThreadID: q.Get("threadId"), ResourceID: q.Get("resourceId")}
-	var issues []issue
+	var issues []wire.Issue
 	for _, d := range []struct {
 		key string
 		t   *time.Time
@@ -856,7 +834,7 @@ func (s *Server) suspendedRuns(w http.ResponseWriter, r *http.Request) {
 		if v := q.Get(d.key); v != "" {
 			t, err := parseDate(v)
 			if err != nil {
-				issues = append(issues, issue{Field: d.key, Message: "Invalid ISO datetime"})
+				issues = append(issues, wire.Issue{Field: d.key, Message: "Invalid ISO datetime"})
 				continue
 			}
 			*d.t = t

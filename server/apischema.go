@@ -4,6 +4,8 @@ import (
 	"bytes"
 	_ "embed"
 	"net/http"
+
+	"github.com/gomastra/mastra/internal/wire"
 )
 
 // apiSchemaJSON is the route catalogue GET /system/api-schema answers
@@ -41,5 +43,5 @@ func apiSchemaWith(routes []Route) []byte {
 
 // GET /system/api-schema.
 func (s *Server) apiSchema(w http.ResponseWriter, _ *http.Request) {
-	writeRawJSON(w, http.StatusOK, s.schema)
+	wire.WriteJSON(w, http.StatusOK, s.schema)
 }

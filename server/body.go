@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gomastra/mastra/internal/wire"
 	"github.com/gomastra/mastra/internal/zodmsg"
 	"github.com/gomastra/mastra/tools"
 )
@@ -59,13 +60,13 @@ func parseFields(b []byte) (fields, error) {
 	}
 	var f fields
 	if err := json.Unmarshal(t, &f); err != nil {
-		if msg := v8SyntaxError(b); msg != "" {
-			return nil, invalidBody(issue{Field: "body", Message: msg})
+		if msg := wire.SyntaxErrorText(b); msg != "" {
+			return nil, invalidBody(wire.Issue{Field: "body", Message: msg})
 		}
-		return nil, invalidBody(issue{Field: "root", Message: "Invalid input: expected object, received " + zodmsg.TypeOf(t)})
+		return nil, invalidBody(wire.Issue{Field: "root", Message: "Invalid input: expected object, received " + zodmsg.TypeOf(t)})
 	}
 	if t[0] != '{' {
-		return nil, invalidBody(issue{Field: "root", Message: "Invalid input: expected object, received " + zodmsg.TypeOf(t)})
+		return nil, invalidBody(wire.Issue{Field: "root", Message: "Invalid input: expected object, received " + zodmsg.TypeOf(t)})
 	}
 	return f, nil
 }
@@ -73,14 +74,14 @@ func parseFields(b []byte) (fields, error) {
 // validator collects the issues of one body.
 type validator struct {
 	f      fields
-	issues []issue
+	issues []wire.Issue
 	// fatal is an error found while reading the body that is not a body
 	// issue (a thread of another resource: 403); issues take precedence.
 	fatal error
 }
 
 func (v *validator) add(field, msg string) {
-	v.issues = append(v.issues, issue{Field: field, Message: msg})
+	v.issues = append(v.issues, wire.Issue{Field: field, Message: msg})
 }
 
 func (v *validator) err() error {
@@ -236,24 +237,24 @@ func queryRequestContext(r *http.Request, authResource string) (*tools.RequestCo
 	}
 	var m map[string]any
 	if err != nil || json.Unmarshal(raw, &m) != nil || m == nil {
-		return nil, invalidQuery(issue{Field: "requestContext", Message: "Invalid request context: expected base64-encoded JSON object"})
+		return nil, invalidQuery(wire.Issue{Field: "requestContext", Message: "Invalid request context: expected base64-encoded JSON object"})
 	}
 	return requestContext(m, authResource), nil
 }
 
 // queryInt reads a non-negative integer query parameter (min is the
 // smallest value allowed).
-func queryInt(r *http.Request, key string, min int) (int, bool, *issue) {
+func queryInt(r *http.Request, key string, min int) (int, bool, *wire.Issue) {
 	s := r.URL.Query().Get(key)
 	if s == "" {
 		return 0, false, nil
 	}
 	f, err := strconv.ParseFloat(s, 64)
 	if err != nil || math.IsNaN(f) {
-		return 0, false, &issue{Field: key, Message: "Invalid input: expected number, received NaN"}
+		return 0, false, &wire.Issue{Field: key, Message: "Invalid input: expected number, received NaN"}
 	}
 	if f != math.Trunc(f) {
-		return 0, false, &issue{Field: key, Message: "Invalid input: expected int, received number"}
+		return 0, false, &wire.Issue{Field: key, Message: "Invalid input: expected int, received number"}
 	}
 	if int(f) < min {
 		op := ">="
@@ -261,7 +262,7 @@ func queryInt(r *http.Request, key string, min int) (int, bool, *issue) {
 			op = ">"
 			min--
 		}
-		return 0, false, &issue{Field: key, Message: "Too small: expected number to be " + op + strconv.Itoa(min)}
+		return 0, false, &wire.Issue{Field: key, Message: "Too small: expected number to be " + op + strconv.Itoa(min)}
 	}
 	return int(f), true, nil
 }
@@ -282,7 +283,7 @@ func normalisePrefix(p string) string {
 // a Zod-like issue message ("Invalid input: expected number, received
 // string", with the inner path when there is one) instead of Go's type
 // names.
-func decodeIssue(field string, err error) issue {
+func decodeIssue(field string, err error) wire.Issue {
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) {
 		if te.Field != "" {
@@ -292,9 +293,9 @@ func decodeIssue(field string, err error) issue {
 		if received == "bool" {
 			received = "boolean"
 		}
-		return issue{Field: field, Message: "Invalid input: expected " + jsKind(te.Type) + ", received " + received}
+		return wire.Issue{Field: field, Message: "Invalid input: expected " + jsKind(te.Type) + ", received " + received}
 	}
-	return issue{Field: field, Message: "Invalid input"}
+	return wire.Issue{Field: field, Message: "Invalid input"}
 }
 
 // jsKind names a Go type's JSON kind as Zod does.

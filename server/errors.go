@@ -8,16 +8,10 @@ import (
 
 	"github.com/gomastra/mastra"
 	"github.com/gomastra/mastra/agent"
+	"github.com/gomastra/mastra/internal/wire"
 	"github.com/gomastra/mastra/storage"
 	"github.com/gomastra/mastra/workflows"
 )
-
-// issue is one entry of a 400 "Invalid request body" answer: the field's
-// dotted path ("root" for the body itself) and Zod's message.
-type issue struct {
-	Field   string `json:"field"`
-	Message string `json:"message"`
-}
 
 // httpError is an error with the HTTP status and body Mastra's handlers
 // answer with: {"error": msg} or, with issues, {"error": msg, "issues":
@@ -25,7 +19,7 @@ type issue struct {
 type httpError struct {
 	status int
 	msg    string
-	issues []issue
+	issues []wire.Issue
 }
 
 func (e *httpError) Error() string { return e.msg }
@@ -33,12 +27,12 @@ func (e *httpError) Error() string { return e.msg }
 func errorf(status int, msg string) *httpError { return &httpError{status: status, msg: msg} }
 
 // invalidBody is Mastra's 400 for a body that fails its schema.
-func invalidBody(issues ...issue) *httpError {
+func invalidBody(issues ...wire.Issue) *httpError {
 	return &httpError{status: http.StatusBadRequest, msg: "Invalid request body", issues: issues}
 }
 
 // invalidQuery is Mastra's 400 for query parameters that fail their schema.
-func invalidQuery(issues ...issue) *httpError {
+func invalidQuery(issues ...wire.Issue) *httpError {
 	return &httpError{status: http.StatusBadRequest, msg: "Invalid query parameters", issues: issues}
 }
 
@@ -62,7 +56,7 @@ var agentErrorStatus = map[string]int{
 // invalid input or resume requests; anything wrapping
 // storage.ErrConflict 409, storage.ErrNotFound 404; everything else 500
 // with the error's text, as Mastra's handleError does.
-func statusOf(err error) (int, string, []issue) {
+func statusOf(err error) (int, string, []wire.Issue) {
 	var he *httpError
 	if errors.As(err, &he) {
 		return he.status, he.msg, he.issues
@@ -124,36 +118,23 @@ func detailStatus(d map[string]any) (int, bool) {
 	return n, true
 }
 
-// writeError answers with err's status and {"error": message[, issues]}.
+// writeError answers with err's status and {"error": message[, issues]},
+// strings escaped as Marshal escapes them.
 func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	status, msg, issues := statusOf(err)
 	if status >= 500 {
 		s.log.ErrorContext(r.Context(), "request failed", "method", r.Method, "path", r.URL.Path, "status", status, "error", err)
 	}
-	o := newObject().str("error", msg)
-	if issues != nil {
-		if err := o.value("issues", issues); err != nil {
-			o = newObject().str("error", msg)
-		}
-	}
-	writeRawJSON(w, status, o.bytes())
+	wire.WriteJSON(w, status, wire.AppendError(nil, msg, issues, wire.StringifyGo))
 }
 
-// writeRawJSON sends body (JSON) with Mastra's JSON headers.
-func writeRawJSON(w http.ResponseWriter, status int, body []byte) {
-	h := w.Header()
-	h.Set("Content-Type", "application/json")
-	h.Set("Content-Length", strconv.Itoa(len(body)))
-	w.WriteHeader(status)
-	_, _ = w.Write(body)
-}
-
-// writeJSON encodes v (as JSON.stringify would) and sends it.
+// writeJSON encodes v (wire.Marshal: encoding/json's rendering,
+// JSON.stringify's string escaping) and sends it.
 func (s *Server) writeJSON(w http.ResponseWriter, r *http.Request, status int, v any) {
-	b, err := marshalJS(v)
+	b, err := wire.Marshal(v)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	writeRawJSON(w, status, b)
+	wire.WriteJSON(w, status, b)
 }

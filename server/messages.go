@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gomastra/mastra/internal/wire"
 	"github.com/gomastra/mastra/internal/zodmsg"
 	"github.com/gomastra/mastra/model"
 )
@@ -21,17 +22,17 @@ import (
 // form), and tool-result parts their output as result (wrapped as {type:
 // "json"|"text", value}, as the AI SDK converts it). Errors name the
 // element ("messages.2").
-func parseMessages(field string, raw json.RawMessage) (any, *issue) {
+func parseMessages(field string, raw json.RawMessage) (any, *wire.Issue) {
 	switch zodmsg.TypeOf(raw) {
 	case "string":
 		var s string
 		if err := json.Unmarshal(raw, &s); err != nil {
-			return nil, &issue{Field: field, Message: "Invalid input"}
+			return nil, &wire.Issue{Field: field, Message: "Invalid input"}
 		}
 		return s, nil
 	case "array":
 	default:
-		return nil, &issue{Field: field, Message: "Invalid input"}
+		return nil, &wire.Issue{Field: field, Message: "Invalid input"}
 	}
 	msgs, iss := parseMessageList(field, raw)
 	if iss != nil {
@@ -43,17 +44,17 @@ func parseMessages(field string, raw json.RawMessage) (any, *issue) {
 // parseMessageList decodes an array of messages (see parseMessages). A
 // UI message whose parts hold tool calls becomes several model messages
 // (see uiMessages).
-func parseMessageList(field string, raw json.RawMessage) ([]model.Message, *issue) {
+func parseMessageList(field string, raw json.RawMessage) ([]model.Message, *wire.Issue) {
 	var items []json.RawMessage
 	if err := json.Unmarshal(raw, &items); err != nil {
-		return nil, &issue{Field: field, Message: zodmsg.Expected("array", raw)}
+		return nil, &wire.Issue{Field: field, Message: zodmsg.Expected("array", raw)}
 	}
 	msgs := make([]model.Message, 0, len(items))
 	for i, it := range items {
 		path := field + "." + strconv.Itoa(i)
 		m, err := parseMessage(it)
 		if err != nil {
-			return nil, &issue{Field: path, Message: err.Error()}
+			return nil, &wire.Issue{Field: path, Message: err.Error()}
 		}
 		msgs = append(msgs, m...)
 	}

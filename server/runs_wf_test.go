@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gomastra/mastra"
+	"github.com/gomastra/mastra/internal/wire"
 	"github.com/gomastra/mastra/workflows"
 )
 
@@ -337,13 +338,13 @@ func TestWelcomePage(t *testing.T) {
 // that happen to bear those names stay.
 func TestToDraft07(t *testing.T) {
 	in := `{"type":"object","properties":{"$defs":{"type":"string"},"t":{"type":"array","prefixItems":[{"type":"string"},{"$ref":"#/$defs/n"}],"items":false}},"$defs":{"n":{"type":"number"}}}`
-	o, err := parseOrdered([]byte(in))
+	o, err := wire.Decode([]byte(in), wire.KeepDuplicates)
 	if err != nil {
 		t.Fatal(err)
 	}
 	toDraft07(o)
 	want := `{"type":"object","properties":{"$defs":{"type":"string"},"t":{"type":"array","items":[{"type":"string"},{"$ref":"#/definitions/n"}],"additionalItems":false}},"definitions":{"n":{"type":"number"}}}`
-	if got := string(o.appendTo(nil)); got != want {
+	if got := jsonText(o); got != want {
 		t.Errorf("draft-07\n got  %s\n want %s", got, want)
 	}
 }

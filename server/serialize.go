@@ -3,17 +3,15 @@ package server
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"maps"
 	"runtime"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"weak"
 
 	"github.com/gomastra/mastra/agent"
-	"github.com/gomastra/mastra/internal/zodschema"
+	"github.com/gomastra/mastra/internal/wire"
 	"github.com/gomastra/mastra/schema"
 	"github.com/gomastra/mastra/schema/compat"
 	"github.com/gomastra/mastra/tools"
@@ -27,38 +25,13 @@ const (
 	draft07     = "http://json-schema.org/draft-07/schema#"
 )
 
-// reorderSchema puts every schema node's keywords in Zod's order.
-func reorderSchema(s *ordered) {
-	if s == nil || s.kind != 'o' {
-		return
-	}
-	zodschema.SortMembers(s.keys, s.vals)
-	for i, k := range s.keys {
-		eachSubschema(k, s.vals[i], reorderSchema)
-	}
-}
-
-// eachSubschema calls f on the schemas v, the value of keyword k, holds.
-func eachSubschema(k string, v *ordered, f func(*ordered)) {
-	switch zodschema.Holding(k, v.kind == 'o', v.kind == 'a') {
-	case zodschema.HoldsMap:
-		for _, sub := range v.vals {
-			f(sub)
-		}
-	case zodschema.HoldsList:
-		for _, sub := range v.arr {
-			f(sub)
-		}
-	case zodschema.HoldsOne:
-		f(v)
-	}
-}
-
 // schemaJSONAs renders s as the JSON Schema Mastra's server shows for a
 // Zod schema: "$schema" first, keywords in Zod's order, in the given
 // draft: draft202012 (a tool's schemas), or draft07, the draft Mastra's
 // workflow info writes its schemas in (its $defs are then definitions,
-// and a tuple's prefixItems an items array).
+// and a tuple's prefixItems an items array). Members are written as
+// compat.Marshal wrote them (wire.AppendAsIs), strings escaped as
+// wire.Marshal escapes them.
 func schemaJSONAs(s schema.Schema, draft string) ([]byte, error) {
 	js := s.JSONSchema()
 	if js == nil {
@@ -68,48 +41,48 @@ func schemaJSONAs(s schema.Schema, draft string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	o, err := parseOrdered(raw)
+	v, err := wire.Decode(raw, wire.KeepDuplicates)
 	if err != nil {
 		return nil, err
 	}
-	if o.kind != 'o' { // true/false schema
+	o, ok := v.(*wire.Object)
+	if !ok { // true/false schema
 		return raw, nil
 	}
-	if o.get("$schema") == nil {
-		o.keys = append([]string{"$schema"}, o.keys...)
-		o.vals = append([]*ordered{{kind: 's', raw: appendJSString(nil, draft)}}, o.vals...)
+	if !o.Has("$schema") {
+		o.Prepend("$schema", draft)
 	}
 	if draft == draft07 {
 		toDraft07(o)
 	}
-	reorderSchema(o)
-	return o.appendTo(nil), nil
+	wire.SortSchema(o)
+	return wire.AppendAsIs(nil, o, wire.StringifyGo), nil
 }
 
 // toDraft07 rewrites a draft 2020-12 schema's keywords that draft-07
 // spells otherwise: $defs (and the references into them) become
 // definitions; prefixItems becomes an items array, the items beside it
 // additionalItems. It walks subschemas only (a property named $defs
-// stays).
-func toDraft07(s *ordered) {
-	if s == nil || s.kind != 'o' {
+// stays). Values other than an *wire.Object are left alone.
+func toDraft07(v any) {
+	s, ok := v.(*wire.Object)
+	if !ok {
 		return
 	}
-	tuple := s.get("prefixItems") != nil
-	for i, k := range s.keys {
-		v := s.vals[i]
-		eachSubschema(k, v, toDraft07)
+	tuple := s.Has("prefixItems")
+	for i, k := range s.Keys {
+		wire.EachSubschema(k, s.Vals[i], toDraft07)
 		switch {
 		case k == "$defs":
-			s.keys[i] = "definitions"
-		case k == "$ref" && v.kind == 's':
-			if ref, err := strconv.Unquote(string(v.raw)); err == nil && strings.HasPrefix(ref, "#/$defs/") {
-				v.raw = appendJSString(nil, "#/definitions/"+strings.TrimPrefix(ref, "#/$defs/"))
+			s.Keys[i] = "definitions"
+		case k == "$ref":
+			if ref, ok := s.Vals[i].(string); ok && strings.HasPrefix(ref, "#/$defs/") {
+				s.Vals[i] = "#/definitions/" + strings.TrimPrefix(ref, "#/$defs/")
 			}
 		case k == "items" && tuple:
-			s.keys[i] = "additionalItems"
+			s.Keys[i] = "additionalItems"
 		case k == "prefixItems":
-			s.keys[i] = "items"
+			s.Keys[i] = "items"
 		}
 	}
 }
@@ -130,7 +103,7 @@ func superjsonOf(js []byte) []byte {
 	text = append(text, `{"json":`...)
 	text = append(text, js...)
 	text = append(text, '}')
-	return appendJSString(nil, string(text))
+	return wire.AppendString(nil, string(text), wire.StringifyGo)
 }
 
 // namedSchema is a schema and the key it is shown under.
@@ -139,12 +112,17 @@ type namedSchema struct {
 	s   schema.Schema
 }
 
+// newObject starts a JSON object of the server's answers (wire.GoMode).
+func newObject() *wire.ObjectWriter { return wire.NewObjectWriter(nil, wire.GoMode) }
+
 // addSchemas adds each schema that is set to o, in order, as its superjson
 // string in draft 2020-12 (see superjsonSchemaAs).
-func addSchemas(o *object, schemas []namedSchema) error { return addSchemasAs(o, schemas, draft202012) }
+func addSchemas(o *wire.ObjectWriter, schemas []namedSchema) error {
+	return addSchemasAs(o, schemas, draft202012)
+}
 
 // addSchemasAs is addSchemas in the given draft.
-func addSchemasAs(o *object, schemas []namedSchema, draft string) error {
+func addSchemasAs(o *wire.ObjectWriter, schemas []namedSchema, draft string) error {
 	for _, f := range schemas {
 		if f.s == nil {
 			continue
@@ -153,7 +131,7 @@ func addSchemasAs(o *object, schemas []namedSchema, draft string) error {
 		if err != nil {
 			return err
 		}
-		o.raw(f.key, b)
+		o.Raw(f.key, b)
 	}
 	return nil
 }
@@ -183,35 +161,32 @@ func serializeTool(t *tools.Tool) ([]byte, error) {
 
 func buildSerializedTool(t *tools.Tool) ([]byte, error) {
 	o := newObject()
-	o.str("id", t.ID())
-	o.str("description", t.Description())
+	o.Str("id", t.ID())
+	o.Str("description", t.Description())
 	if t.Title() != "" {
-		o.str("title", t.Title())
+		o.Str("title", t.Title())
 	}
 	if err := addSchemas(o, []namedSchema{{"inputSchema", t.InputSchema()}, {"outputSchema", t.OutputSchema()},
 		{"requestContextSchema", t.RequestContextSchema()}}); err != nil {
 		return nil, err
 	}
-	o.boolean("requireApproval", t.RequireApproval())
+	o.Bool("requireApproval", t.RequireApproval())
 	if st := t.Strict(); st != nil {
-		o.boolean("strict", *st)
+		o.Bool("strict", *st)
 	}
 	if po := t.ProviderOptions(); len(po) > 0 {
-		if err := o.value("providerOptions", po); err != nil {
-			return nil, err
-		}
+		o.Value("providerOptions", po)
 	}
 	if ex := t.InputExamples(); len(ex) > 0 {
-		if err := o.value("inputExamples", ex); err != nil {
-			return nil, err
-		}
+		o.Value("inputExamples", ex)
 	}
 	if mcp := t.MCP(); mcp != nil {
-		if err := o.value("mcp", mcp); err != nil {
-			return nil, err
-		}
+		o.Value("mcp", mcp)
 	}
-	return o.bytes(), nil
+	if err := o.Err(); err != nil {
+		return nil, err
+	}
+	return o.Bytes(), nil
 }
 
 // serializeTools renders key → SerializedTool in keys' order.
@@ -222,9 +197,9 @@ func serializeTools(keys []string, set map[string]*tools.Tool) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		o.raw(k, b)
+		o.Raw(k, b)
 	}
-	return o.bytes(), nil
+	return o.Bytes(), nil
 }
 
 // agentInfo is the JSON of GET /agents/:agentId (withID false) and of
@@ -246,38 +221,38 @@ func agentInfo(ctx context.Context, a *agent.Agent, rc *tools.RequestContext, wi
 	}
 	o := newObject()
 	if withID {
-		o.str("id", a.ID())
+		o.Str("id", a.ID())
 	}
-	o.str("name", a.Name())
-	o.str("description", a.Description())
-	o.str("instructions", a.Instructions())
+	o.Str("name", a.Name())
+	o.Str("description", a.Description())
+	o.Str("instructions", a.Instructions())
 	subAgents := agentAgentsJSON(a)
 	if withID {
-		o.raw("agents", subAgents)
-		o.raw("tools", toolsJSON)
+		o.Raw("agents", subAgents)
+		o.Raw("tools", toolsJSON)
 	} else {
-		o.raw("tools", toolsJSON)
-		o.raw("agents", subAgents)
+		o.Raw("tools", toolsJSON)
+		o.Raw("agents", subAgents)
 	}
-	o.raw("workflows", agentWorkflowsJSON(a))
-	o.raw("skills", []byte("[]"))
-	o.raw("workspaceTools", []byte("[]"))
-	o.raw("browserTools", []byte("[]"))
-	o.boolean("hasBrowser", false)
-	o.raw("inputProcessors", inputProcessorsJSON(a))
-	o.raw("outputProcessors", []byte("[]"))
-	o.str("provider", provider)
-	o.str("modelId", modelID)
-	o.str("modelVersion", "v3")
-	o.boolean("supportsMemory", a.Storage() != nil)
-	o.raw("defaultOptions", []byte("{}"))
-	o.raw("defaultGenerateOptionsLegacy", []byte("{}"))
-	o.raw("defaultStreamOptionsLegacy", []byte("{}"))
-	o.str("source", "code")
+	o.Raw("workflows", agentWorkflowsJSON(a))
+	o.Raw("skills", []byte("[]"))
+	o.Raw("workspaceTools", []byte("[]"))
+	o.Raw("browserTools", []byte("[]"))
+	o.Bool("hasBrowser", false)
+	o.Raw("inputProcessors", inputProcessorsJSON(a))
+	o.Raw("outputProcessors", []byte("[]"))
+	o.Str("provider", provider)
+	o.Str("modelId", modelID)
+	o.Str("modelVersion", "v3")
+	o.Bool("supportsMemory", a.Storage() != nil)
+	o.Raw("defaultOptions", []byte("{}"))
+	o.Raw("defaultGenerateOptionsLegacy", []byte("{}"))
+	o.Raw("defaultStreamOptionsLegacy", []byte("{}"))
+	o.Str("source", "code")
 	if withID {
-		o.boolean("hasDraft", false)
+		o.Bool("hasDraft", false)
 	}
-	return o.bytes(), nil
+	return o.Bytes(), nil
 }
 
 // agentAgentsJSON is an agent's "agents": sub-agent key → {id, name}.
@@ -285,9 +260,9 @@ func agentAgentsJSON(a *agent.Agent) []byte {
 	subs := a.SubAgents()
 	o := newObject()
 	for _, k := range slices.Sorted(maps.Keys(subs)) {
-		o.raw(k, newObject().str("id", subs[k].ID()).str("name", subs[k].Name()).bytes())
+		o.Raw(k, newObject().Str("id", subs[k].ID()).Str("name", subs[k].Name()).Bytes())
 	}
-	return o.bytes()
+	return o.Bytes()
 }
 
 // agentWorkflowsJSON is an agent's "workflows": key → {name, steps: step
@@ -299,16 +274,16 @@ func agentWorkflowsJSON(a *agent.Agent) []byte {
 		steps := newObject()
 		for _, n := range wfs[k].Graph() {
 			for _, st := range n.Steps {
-				step := newObject().str("id", st.ID())
+				step := newObject().Str("id", st.ID())
 				if d := st.Description(); d != "" {
-					step.str("description", d)
+					step.Str("description", d)
 				}
-				steps.raw(st.ID(), step.bytes())
+				steps.Raw(st.ID(), step.Bytes())
 			}
 		}
-		o.raw(k, newObject().str("name", cmp.Or(wfs[k].ID(), "Unnamed workflow")).raw("steps", steps.bytes()).bytes())
+		o.Raw(k, newObject().Str("name", cmp.Or(wfs[k].ID(), "Unnamed workflow")).Raw("steps", steps.Bytes()).Bytes())
 	}
-	return o.bytes()
+	return o.Bytes()
 }
 
 // inputProcessorsJSON lists an agent's input processors as Mastra
@@ -320,7 +295,7 @@ func inputProcessorsJSON(a *agent.Agent) []byte {
 		return []byte("[]")
 	}
 	id := a.ID() + "-input-processor"
-	return append(append([]byte{'['}, newObject().str("id", id).str("name", id).bytes()...), ']')
+	return append(append([]byte{'['}, newObject().Str("id", id).Str("name", id).Bytes()...), ']')
 }
 
 // Mastra's workflow info writes its schemas in draft-07 (see
@@ -338,41 +313,41 @@ var (
 // workflow).
 func stepInfo(s *workflows.Step, all bool) ([]byte, error) {
 	o := newObject()
-	o.str("id", s.ID())
+	o.Str("id", s.ID())
 	if s.Description() != "" {
-		o.str("description", s.Description())
+		o.Str("description", s.Description())
 	}
 	if err := addSchemasAs(o, []namedSchema{{"inputSchema", s.InputSchema()}, {"outputSchema", s.OutputSchema()},
 		{"resumeSchema", s.ResumeSchema()}, {"suspendSchema", s.SuspendSchema()}, {"stateSchema", s.StateSchema()}}, draft07); err != nil {
 		return nil, err
 	}
 	if all {
-		o.boolean("isWorkflow", s.Nested() != nil)
+		o.Bool("isWorkflow", s.Nested() != nil)
 	}
 	if s.Nested() != nil {
-		o.str("component", "WORKFLOW")
+		o.Str("component", "WORKFLOW")
 	}
-	return o.bytes(), nil
+	return o.Bytes(), nil
 }
 
 // pseudoStepInfo is the entry of a mapping's or a sleep's step.
 func pseudoStepInfo(id string, schema []byte, all bool) []byte {
-	o := newObject().str("id", id).raw("inputSchema", schema).raw("outputSchema", schema)
+	o := newObject().Str("id", id).Raw("inputSchema", schema).Raw("outputSchema", schema)
 	if all {
-		o.boolean("isWorkflow", false)
+		o.Bool("isWorkflow", false)
 	}
-	return o.bytes()
+	return o.Bytes()
 }
 
 // workflowSteps collects a workflow's steps (top level, Mastra's
 // workflow.steps: its steps, mappings and sleeps) and all steps (nested
 // workflows' steps too, keyed "<outer>.<inner>"), in graph order.
-func workflowSteps(w *workflows.Workflow, prefix string, top *object, all *object, seen map[string]bool) error {
+func workflowSteps(w *workflows.Workflow, prefix string, top, all *wire.ObjectWriter, seen map[string]bool) error {
 	add := func(id string, topEntry, allEntry []byte) {
 		if top != nil {
-			top.raw(id, topEntry)
+			top.Raw(id, topEntry)
 		}
-		all.raw(prefix+id, allEntry)
+		all.Raw(prefix+id, allEntry)
 	}
 	for _, n := range w.Graph() {
 		switch n.Kind {
@@ -426,21 +401,21 @@ func workflowInfo(w *workflows.Workflow) ([]byte, error) {
 		return nil, err
 	}
 	o := newObject()
-	o.str("name", w.ID())
+	o.Str("name", w.ID())
 	if w.Description() != "" {
-		o.str("description", w.Description())
+		o.Str("description", w.Description())
 	}
-	o.str("origin", "code")
-	o.raw("steps", steps.bytes())
-	o.raw("allSteps", all.bytes())
-	o.raw("stepGraph", w.SerializedStepGraph())
+	o.Str("origin", "code")
+	o.Raw("steps", steps.Bytes())
+	o.Raw("allSteps", all.Bytes())
+	o.Raw("stepGraph", w.SerializedStepGraph())
 	if err := addSchemasAs(o, []namedSchema{{"inputSchema", w.InputSchema()}, {"outputSchema", w.OutputSchema()},
 		{"stateSchema", w.StateSchema()}}, draft07); err != nil {
 		return nil, err
 	}
-	o.raw("options", []byte(workflowOptions))
-	o.boolean("isProcessorWorkflow", false)
-	return o.bytes(), nil
+	o.Raw("options", []byte(workflowOptions))
+	o.Bool("isProcessorWorkflow", false)
+	return o.Bytes(), nil
 }
 
 // partialWorkflowInfo is a workflow's info with ?partial=true: name,
@@ -465,20 +440,15 @@ func partialWorkflowInfo(w *workflows.Workflow) []byte {
 		}
 	}
 	o := newObject()
-	o.str("name", w.ID())
+	o.Str("name", w.ID())
 	if w.Description() != "" {
-		o.str("description", w.Description())
+		o.Str("description", w.Description())
 	}
-	o.raw("stepCount", []byte(jsonInt(count)))
-	o.raw("stepGraph", w.SerializedStepGraph())
-	o.raw("options", []byte(workflowOptions))
-	o.raw("steps", []byte("{}"))
-	o.raw("allSteps", []byte("{}"))
-	o.str("origin", "code")
-	return o.bytes()
-}
-
-func jsonInt(n int) string {
-	b, _ := json.Marshal(n)
-	return string(b)
+	o.Int("stepCount", count)
+	o.Raw("stepGraph", w.SerializedStepGraph())
+	o.Raw("options", []byte(workflowOptions))
+	o.Raw("steps", []byte("{}"))
+	o.Raw("allSteps", []byte("{}"))
+	o.Str("origin", "code")
+	return o.Bytes()
 }

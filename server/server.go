@@ -14,6 +14,7 @@ import (
 	"sync"
 
 	"github.com/gomastra/mastra"
+	"github.com/gomastra/mastra/internal/wire"
 )
 
 // DefaultMaxBodyBytes is Mastra's request body limit: 4.5 MB
@@ -196,7 +197,7 @@ func (s *Server) routes() {
 		s.mux.Handle(rt.Method+" "+rt.Path, rt.Handler)
 	}
 	s.mux.HandleFunc("GET /health", func(w http.ResponseWriter, _ *http.Request) {
-		writeRawJSON(w, http.StatusOK, []byte(`{"success":true}`))
+		wire.WriteJSON(w, http.StatusOK, []byte(`{"success":true}`))
 	})
 	// Anything else: Hono's 404 (also for a known path with another
 	// method, where ServeMux would answer 405).
@@ -238,7 +239,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			}
 			s.log.ErrorContext(r.Context(), "handler panicked", "method", r.Method, "path", r.URL.Path, "panic", p, "stack", string(debug.Stack()))
 			if !rw.wrote {
-				writeRawJSON(rw, http.StatusInternalServerError, []byte(`{"error":"Internal Server Error"}`))
+				wire.WriteJSON(rw, http.StatusInternalServerError, []byte(`{"error":"Internal Server Error"}`))
 			}
 		}
 	}()
@@ -277,7 +278,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if !(r.Method == http.MethodGet && r.URL.Path == "/health") {
 			res, ok := s.authenticate(r)
 			if !ok {
-				writeRawJSON(rw, http.StatusUnauthorized, []byte(`{"error":"Unauthorized"}`))
+				wire.WriteJSON(rw, http.StatusUnauthorized, []byte(`{"error":"Unauthorized"}`))
 				return
 			}
 			if res != "" {

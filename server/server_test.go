@@ -18,11 +18,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
 	"go.uber.org/goleak"
 
 	"github.com/gomastra/mastra"
 	"github.com/gomastra/mastra/agent"
+	"github.com/gomastra/mastra/internal/wire"
 	"github.com/gomastra/mastra/stream"
 	"github.com/gomastra/mastra/tools"
 )
@@ -89,7 +89,7 @@ func TestAPISchemaMatchesMastra(t *testing.T) {
 	if resp.StatusCode != 200 {
 		t.Fatalf("%d %s", resp.StatusCode, body)
 	}
-	got, err := parseOrdered(body)
+	got, err := wire.Decode(body, wire.KeepDuplicates)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,13 +100,13 @@ func TestAPISchemaMatchesMastra(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mastraSchema, err := parseOrdered(raw)
+	mastraSchema, err := wire.Decode(raw, wire.KeepDuplicates)
 	if err != nil {
 		t.Fatal(err)
 	}
 	recorded := map[string]string{}
-	for _, r := range mastraSchema.get("routes").arr {
-		recorded[string(r.get("method").raw)+" "+string(r.get("path").raw)] = string(r.appendTo(nil))
+	for _, r := range jsonMember(mastraSchema, "routes").([]any) {
+		recorded[jsonText(jsonMember(r, "method"))+" "+jsonText(jsonMember(r, "path"))] = jsonText(r)
 	}
 	served := map[string]bool{}
 	for _, rt := range f.srv.routeTable() {
@@ -117,8 +117,8 @@ func TestAPISchemaMatchesMastra(t *testing.T) {
 		served[`"`+rt.method+`" "`+path+`"`] = true
 	}
 	listed := map[string]bool{}
-	for _, r := range got.get("routes").arr {
-		key := string(r.get("method").raw) + " " + string(r.get("path").raw)
+	for _, r := range jsonMember(got, "routes").([]any) {
+		key := jsonText(jsonMember(r, "method")) + " " + jsonText(jsonMember(r, "path"))
 		listed[key] = true
 		if !served[key] {
 			t.Errorf("catalogue lists %s, which is not served", key)
@@ -128,7 +128,7 @@ func TestAPISchemaMatchesMastra(t *testing.T) {
 			t.Errorf("%s is not in Mastra's catalogue", key)
 			continue
 		}
-		if g := string(r.appendTo(nil)); g != want {
+		if g := jsonText(r); g != want {
 			t.Errorf("%s differs from Mastra's entry:\n go:     %s\n mastra: %s", key, g, want)
 		}
 	}
@@ -144,6 +144,21 @@ func TestAPISchemaMatchesMastra(t *testing.T) {
 		}
 	}
 }
+
+// jsonMember is the value of the first member named key of v, a
+// *wire.Object (nil when there is none).
+func jsonMember(v any, key string) any {
+	o, _ := v.(*wire.Object)
+	if o == nil {
+		return nil
+	}
+	m, _ := o.Get(key)
+	return m
+}
+
+// jsonText renders a decoded value as the server renders what it
+// decodes: member for member, strings escaped as wire.Marshal does.
+func jsonText(v any) string { return string(wire.AppendAsIs(nil, v, wire.StringifyGo)) }
 
 func TestInvalidBodies(t *testing.T) {
 	f := newFixture(t)
@@ -800,36 +815,6 @@ func TestGetAgentAndTools(t *testing.T) {
 	}
 }
 
-func TestV8Messages(t *testing.T) {
-	for src, want := range map[string]string{
-		`{bad json`:                           `Expected property name or '}' in JSON at position 1 (line 1 column 2)`,
-		`{"a":1`:                              `Expected ',' or '}' after property value in JSON at position 6 (line 1 column 7)`,
-		`[1,2`:                                `Expected ',' or ']' after array element in JSON at position 4 (line 1 column 5)`,
-		`{"a" 1}`:                             `Expected ':' after property name in JSON at position 5 (line 1 column 6)`,
-		`{"a":1,}`:                            `Expected double-quoted property name in JSON at position 7 (line 1 column 8)`,
-		`[`:                                   `Unexpected end of JSON input`,
-		``:                                    `Unexpected end of JSON input`,
-		`{"a":}`:                              `Unexpected token '}', "{"a":}" is not valid JSON`,
-		`{"a": tru}`:                          `Unexpected token '}', "{"a": tru}" is not valid JSON`,
-		`{"messages": "hi", x}`:               `Expected double-quoted property name in JSON at position 19 (line 1 column 20)`,
-		`{"aaaaaaaaaaaaaaaaaaaaaaaaa": nope}`: `Unexpected token 'o', ..."aaaaaa": nope}" is not valid JSON`,
-		`"abc`:                                `Unterminated string in JSON at position 4 (line 1 column 5)`,
-		"{\n\"a\":01}":                        `Unexpected number in JSON at position 7 (line 2 column 6)`,
-		`1 2`:                                 `Unexpected non-whitespace character after JSON at position 2 (line 1 column 3)`,
-		`-x`:                                  `No number after minus sign in JSON at position 1 (line 1 column 2)`,
-		`1.`:                                  `Unterminated fractional number in JSON at position 2 (line 1 column 3)`,
-		`1e+`:                                 `Exponent part is missing a number in JSON at position 3 (line 1 column 4)`,
-		`"\x"`:                                `Bad escaped character in JSON at position 2 (line 1 column 3)`,
-		"\"\x01\"":                            `Bad control character in string literal in JSON at position 1 (line 1 column 2)`,
-		`undefined`:                           `"undefined" is not valid JSON`,
-		`{"ok":true}`:                         ``,
-	} {
-		if got := v8SyntaxError([]byte(src)); got != want {
-			t.Errorf("%q:\n got  %s\n want %s", src, got, want)
-		}
-	}
-}
-
 // TestServeGracefulShutdown: Serve listens, serves, and on ctx done lets
 // a stream in flight run for the grace period, then cancels it.
 func TestServeGracefulShutdown(t *testing.T) {
@@ -907,22 +892,5 @@ func TestListenAddr(t *testing.T) {
 		if got := listenAddr(c.addr, env(c.env)); got != c.want {
 			t.Errorf("%q %v: %s, want %s", c.addr, c.env, got, c.want)
 		}
-	}
-}
-
-// TestUnescapeJS: HTML-safe escapes become characters; escaped
-// backslashes stay.
-func TestUnescapeJS(t *testing.T) {
-	in := []byte(`{"a":"\u003cb\u003e \u0026 \\u003c \u2028 \n"}`)
-	want := "{\"a\":\"<b> & \\\\u003c \u2028 \\n\"}"
-	if got := string(unescapeJS(in)); got != want {
-		t.Errorf("got %s want %s", got, want)
-	}
-	b, err := marshalJS(map[string]string{"h": "<a&b>"})
-	if err != nil || string(b) != `{"h":"<a&b>"}` {
-		t.Errorf("%s %v", b, err)
-	}
-	if d := cmp.Diff(`"x\"y\\z\u0001é"`, string(appendJSString(nil, "x\"y\\z\x01é"))); d != "" {
-		t.Error(d)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/gomastra/mastra/internal/wire"
 	"github.com/gomastra/mastra/stream"
 )
 
@@ -20,51 +21,13 @@ const (
 	formatRecords
 )
 
-// frameWriter writes frames to a response, flushing after each so a slow
-// client applies back-pressure and nothing is buffered. Its buffer is
-// reused from frame to frame.
-type frameWriter struct {
-	w     http.ResponseWriter
-	flush func()
-	buf   []byte
-}
-
-func newFrameWriter(w http.ResponseWriter) *frameWriter {
-	fw := &frameWriter{w: w, flush: func() {}}
-	if f, ok := w.(http.Flusher); ok {
-		fw.flush = f.Flush
-	}
-	return fw
-}
-
-func (fw *frameWriter) write(prefix string, body []byte, suffix string) error {
-	fw.buf = append(append(append(fw.buf[:0], prefix...), body...), suffix...)
-	if _, err := fw.w.Write(fw.buf); err != nil {
-		return err
-	}
-	fw.flush()
-	return nil
-}
-
-// startStream sends the headers of a stream answer.
-func startStream(w http.ResponseWriter, r *http.Request, format streamFormat) *frameWriter {
-	h := w.Header()
+// startStream sends the headers of a stream answer in format and returns
+// the writer of its frames.
+func startStream(w http.ResponseWriter, r *http.Request, format streamFormat) *wire.Framer {
 	if format == formatSSE {
-		h.Set("Content-Type", "text/event-stream")
-		h.Set("Cache-Control", "no-cache")
-		if r.ProtoMajor == 1 {
-			h.Set("Connection", "keep-alive")
-		}
-		h.Set("X-Accel-Buffering", "no")
-	} else {
-		h.Set("Content-Type", "text/plain; charset=UTF-8")
-		h.Set("Cache-Control", "no-cache")
-		h.Set("X-Accel-Buffering", "no")
+		return wire.StartSSE(w, r)
 	}
-	w.WriteHeader(http.StatusOK)
-	fw := newFrameWriter(w)
-	fw.flush()
-	return fw
+	return wire.StartRecords(w)
 }
 
 // writeSSE streams an agent run as SSE (see writeStream).
@@ -82,7 +45,7 @@ func (s *Server) writeSSE(w http.ResponseWriter, r *http.Request, seq chunkSeq) 
 // goes away the write fails, iteration stops, and the run, whose context
 // is the request's, is cancelled with it.
 func (s *Server) writeStream(w http.ResponseWriter, r *http.Request, seq chunkSeq, format streamFormat) {
-	var fw *frameWriter
+	var fw *wire.Framer
 	for c, err := range seq {
 		if err != nil {
 			if fw == nil {
@@ -106,9 +69,9 @@ func (s *Server) writeStream(w http.ResponseWriter, r *http.Request, seq chunkSe
 			continue
 		}
 		if format == formatSSE {
-			err = fw.write("data: ", unescapeJS(b), "\n\n")
+			err = fw.Data(wire.UnescapeJS(b))
 		} else {
-			err = fw.write("", unescapeJS(b), "\x1e")
+			err = fw.Record(wire.UnescapeJS(b))
 		}
 		if err != nil {
 			return
@@ -118,7 +81,7 @@ func (s *Server) writeStream(w http.ResponseWriter, r *http.Request, seq chunkSe
 		fw = startStream(w, r, format)
 	}
 	if format == formatSSE {
-		_ = fw.write("data: ", []byte("[DONE]"), "\n\n")
+		_ = fw.Done()
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/gomastra/mastra/agent"
+	"github.com/gomastra/mastra/internal/wire"
 	"github.com/gomastra/mastra/internal/zodmsg"
 	"github.com/gomastra/mastra/tools"
 )
@@ -77,7 +78,7 @@ func (s *Server) listTools(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	writeRawJSON(w, http.StatusOK, b)
+	wire.WriteJSON(w, http.StatusOK, b)
 }
 
 // GET /tools/{toolId}: one SerializedTool, 404 {"error":"Tool not found"}.
@@ -101,7 +102,7 @@ func (s *Server) writeTool(w http.ResponseWriter, r *http.Request, t *tools.Tool
 		s.writeError(w, r, err)
 		return
 	}
-	writeRawJSON(w, http.StatusOK, b)
+	wire.WriteJSON(w, http.StatusOK, b)
 }
 
 // POST /tools/{toolId}/execute?runId=: body {data, requestContext?}; the
@@ -219,5 +220,5 @@ func (s *Server) runTool(w http.ResponseWriter, r *http.Request, t *tools.Tool, 
 		s.writeError(w, r, err)
 		return
 	}
-	writeRawJSON(w, http.StatusOK, unescapeJS(b))
+	wire.WriteJSON(w, http.StatusOK, wire.UnescapeJS(b))
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/gomastra/mastra/internal/uuid"
+	"github.com/gomastra/mastra/internal/wire"
 	"github.com/gomastra/mastra/internal/zodmsg"
 	"github.com/gomastra/mastra/storage"
 	"github.com/gomastra/mastra/stream"
@@ -295,9 +296,9 @@ func (s *Server) listWorkflows(w http.ResponseWriter, r *http.Request) {
 			s.writeError(w, r, err)
 			return
 		}
-		o.raw(key, b)
+		o.Raw(key, b)
 	}
-	writeRawJSON(w, http.StatusOK, o.bytes())
+	wire.WriteJSON(w, http.StatusOK, o.Bytes())
 }
 
 // GET /workflows/{workflowId}.
@@ -312,7 +313,7 @@ func (s *Server) getWorkflow(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	writeRawJSON(w, http.StatusOK, b)
+	wire.WriteJSON(w, http.StatusOK, b)
 }
 
 func newRunID() string { return uuid.New() }
@@ -347,7 +348,7 @@ func (s *Server) createRun(w http.ResponseWriter, r *http.Request) {
 		s.runs.addPending(&runRecord{workflowID: wf.ID(), resourceID: resourceID, created: time.Now().UTC(),
 			run: wf.CreateRun(workflows.WithRunID(runID), workflows.WithResourceID(resourceID))})
 	}
-	writeRawJSON(w, http.StatusOK, newObject().str("runId", runID).bytes())
+	wire.WriteJSON(w, http.StatusOK, newObject().Str("runId", runID).Bytes())
 }
 
 // startRequest is a parsed start body.
@@ -376,7 +377,7 @@ const (
 // decides).
 func (s *Server) startBody(r *http.Request, mode startMode) (*startRequest, error) {
 	if mode != startAny && r.URL.Query().Get("runId") == "" {
-		return nil, invalidQuery(issue{Field: "runId", Message: zodmsg.Expected("string", nil)})
+		return nil, invalidQuery(wire.Issue{Field: "runId", Message: zodmsg.Expected("string", nil)})
 	}
 	wf, f, err := s.workflowAndBody(r)
 	if err != nil {
@@ -444,7 +445,7 @@ func (s *Server) writeResult(w http.ResponseWriter, r *http.Request, res *workfl
 		s.writeError(w, r, err)
 		return
 	}
-	writeRawJSON(w, http.StatusOK, unescapeJS(b))
+	wire.WriteJSON(w, http.StatusOK, wire.UnescapeJS(b))
 }
 
 // POST /workflows/{workflowId}/start?runId=: starts the run create-run
@@ -472,7 +473,7 @@ func (s *Server) runInBackground(w http.ResponseWriter, r *http.Request, message
 		s.writeError(w, r, err)
 		return
 	}
-	writeRawJSON(w, http.StatusOK, []byte(message))
+	wire.WriteJSON(w, http.StatusOK, []byte(message))
 }
 
 // POST /workflows/{workflowId}/stream?runId=: the run's chunks, as
@@ -525,7 +526,7 @@ func (s *Server) resumeBody(r *http.Request) (*resumeRequest, error) {
 	}
 	runID := r.URL.Query().Get("runId")
 	if runID == "" {
-		return nil, invalidQuery(issue{Field: "runId", Message: zodmsg.Expected("string", nil)})
+		return nil, invalidQuery(wire.Issue{Field: "runId", Message: zodmsg.Expected("string", nil)})
 	}
 	v := &validator{f: f}
 	rc := v.requestContext(authResource(r))
@@ -718,19 +719,19 @@ var runResultFields = []string{"result", "error", "payload", "steps", "activeSte
 func (s *Server) getWorkflowRun(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	var fields []string
-	var issues []issue
+	var issues []wire.Issue
 	if raw := q.Get("fields"); raw != "" {
 		for _, f := range strings.Split(raw, ",") {
 			f = strings.TrimSpace(f)
 			if !slices.Contains(runResultFields, f) {
-				issues = append(issues, issue{Field: "fields", Message: "Invalid field name. Available fields: " + strings.Join(runResultFields, ", ")})
+				issues = append(issues, wire.Issue{Field: "fields", Message: "Invalid field name. Available fields: " + strings.Join(runResultFields, ", ")})
 				break
 			}
 			fields = append(fields, f)
 		}
 	}
 	if nested, ok := q["withNestedWorkflows"]; ok && nested[0] != "true" && nested[0] != "false" {
-		issues = append(issues, issue{Field: "withNestedWorkflows", Message: `Invalid option: expected one of "true"|"false"`})
+		issues = append(issues, wire.Issue{Field: "withNestedWorkflows", Message: `Invalid option: expected one of "true"|"false"`})
 	}
 	if len(issues) > 0 {
 		s.writeError(w, r, invalidQuery(issues...))
@@ -749,45 +750,45 @@ func (s *Server) getWorkflowRun(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	writeRawJSON(w, http.StatusOK, unescapeJS(runJSON(wf, snap, fields)))
+	wire.WriteJSON(w, http.StatusOK, wire.UnescapeJS(runJSON(wf, snap, fields)))
 }
 
 // runJSON is Mastra's workflow run (see getWorkflowRun) of snap.
 func runJSON(wf *workflows.Workflow, snap *workflows.Snapshot, fields []string) []byte {
 	all := len(fields) == 0
 	want := func(f string) bool { return all || slices.Contains(fields, f) }
-	o := newObject().str("runId", snap.RunID).str("workflowName", wf.ID())
+	o := newObject().Str("runId", snap.RunID).Str("workflowName", wf.ID())
 	if snap.ResourceID != "" {
-		o.str("resourceId", snap.ResourceID)
+		o.Str("resourceId", snap.ResourceID)
 	}
-	o.str("createdAt", isoTime(snap.CreatedAt)).str("updatedAt", isoTime(snap.UpdatedAt)).str("status", snap.Status)
+	o.Str("createdAt", isoTime(snap.CreatedAt)).Str("updatedAt", isoTime(snap.UpdatedAt)).Str("status", snap.Status)
 	if st := snap.State(); len(st) > 0 && string(st) != "{}" && zodmsg.TypeOf(st) == "object" {
-		o.raw("initialState", st)
+		o.Raw("initialState", st)
 	}
 	if res := snap.Result(); len(res) > 0 && want("result") {
-		o.raw("result", res)
+		o.Raw("result", res)
 	}
 	if e := snap.Error(); e != nil && want("error") {
-		_ = o.value("error", e)
+		o.Value("error", e) // left out when it cannot be encoded
 	}
 	if in := snap.Input(); len(in) > 0 && want("payload") {
-		o.raw("payload", in)
+		o.Raw("payload", in)
 	}
 	if want("steps") {
-		o.raw("steps", snap.StepsJSON())
+		o.Raw("steps", snap.StepsJSON())
 	}
 	if want("activeStepsPath") {
-		o.raw("activeStepsPath", snap.ActiveStepsPath())
+		o.Raw("activeStepsPath", snap.ActiveStepsPath())
 	}
 	if want("serializedStepGraph") {
-		o.raw("serializedStepGraph", snap.SerializedStepGraph())
+		o.Raw("serializedStepGraph", snap.SerializedStepGraph())
 	}
 	if all {
-		o.raw("suspendedPaths", snap.SuspendedPaths())
-		o.raw("resumeLabels", []byte("{}"))
-		o.raw("waitingPaths", []byte("{}"))
+		o.Raw("suspendedPaths", snap.SuspendedPaths())
+		o.Raw("resumeLabels", []byte("{}"))
+		o.Raw("waitingPaths", []byte("{}"))
 	}
-	return o.bytes()
+	return o.Bytes()
 }
 
 // runStatuses are the statuses ?status= may name (Mastra's
@@ -806,7 +807,7 @@ type runListQuery struct {
 // fromDate, toDate (dates), resourceId and status, with Mastra's issues.
 func parseRunListQuery(r *http.Request) (runListQuery, error) {
 	var q runListQuery
-	var issues []issue
+	var issues []wire.Issue
 	for _, p := range []struct {
 		key string
 		n   *int
@@ -826,7 +827,7 @@ func parseRunListQuery(r *http.Request) (runListQuery, error) {
 		if raw := values.Get(d.key); raw != "" {
 			t, ok := parseJSDate(raw)
 			if !ok {
-				issues = append(issues, issue{Field: d.key, Message: "Invalid input: expected date, received Date"})
+				issues = append(issues, wire.Issue{Field: d.key, Message: "Invalid input: expected date, received Date"})
 			}
 			*d.t = t
 		}
@@ -835,7 +836,7 @@ func parseRunListQuery(r *http.Request) (runListQuery, error) {
 	if st, ok := values["status"]; ok {
 		q.status = st[0]
 		if !slices.Contains(runStatuses, q.status) {
-			issues = append(issues, issue{Field: "status", Message: `Invalid option: expected one of "` + strings.Join(runStatuses, `"|"`) + `"`})
+			issues = append(issues, wire.Issue{Field: "status", Message: `Invalid option: expected one of "` + strings.Join(runStatuses, `"|"`) + `"`})
 		}
 	}
 	if len(issues) > 0 {
@@ -934,17 +935,17 @@ func (s *Server) listWorkflowRuns(w http.ResponseWriter, r *http.Request) {
 			s.writeError(w, r, err)
 			return
 		}
-		o := newObject().str("workflow_name", wf.ID()).str("run_id", snap.RunID)
+		o := newObject().Str("workflow_name", wf.ID()).Str("run_id", snap.RunID)
 		if snap.ResourceID != "" {
-			o.str("resourceId", snap.ResourceID)
+			o.Str("resourceId", snap.ResourceID)
 		}
-		o.raw("snapshot", raw).str("createdAt", isoTime(snap.CreatedAt)).str("updatedAt", isoTime(snap.UpdatedAt))
-		o.str("runId", snap.RunID).str("workflowName", wf.ID())
-		b = append(b, o.bytes()...)
+		o.Raw("snapshot", raw).Str("createdAt", isoTime(snap.CreatedAt)).Str("updatedAt", isoTime(snap.UpdatedAt))
+		o.Str("runId", snap.RunID).Str("workflowName", wf.ID())
+		b = append(b, o.Bytes()...)
 	}
 	b = append(b, `],"total":`...)
 	b = strconv.AppendInt(b, int64(total), 10)
-	writeRawJSON(w, http.StatusOK, unescapeJS(append(b, '}')))
+	wire.WriteJSON(w, http.StatusOK, wire.UnescapeJS(append(b, '}')))
 }
 
 // POST /workflows/{workflowId}/runs/{runId}/cancel: {"message":"Workflow
@@ -993,5 +994,5 @@ func (s *Server) cancelWorkflowRun(w http.ResponseWriter, r *http.Request) {
 	default:
 		s.runs.markCanceled(wf.ID(), runID)
 	}
-	writeRawJSON(w, http.StatusOK, []byte(`{"message":"Workflow run cancelled"}`))
+	wire.WriteJSON(w, http.StatusOK, []byte(`{"message":"Workflow run cancelled"}`))
 }

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/gomastra/mastra/internal/wire"
 )
 
 // From is a chunk's origin.
@@ -90,7 +92,7 @@ func (c Chunk) IsData() bool { return strings.HasPrefix(c.Type, "data-") }
 // MarshalJSON encodes Mastra's envelope.
 func (c Chunk) MarshalJSON() ([]byte, error) {
 	if c.IsData() {
-		return marshal(struct {
+		return wire.MarshalNoHTML(struct {
 			Type      string `json:"type"`
 			Data      any    `json:"data"`
 			ID        string `json:"id,omitempty"`
@@ -98,7 +100,7 @@ func (c Chunk) MarshalJSON() ([]byte, error) {
 		}{c.Type, c.Data, c.ID, c.Transient})
 	}
 	if c.IsObject() {
-		return marshal(struct {
+		return wire.MarshalNoHTML(struct {
 			From     From           `json:"from"`
 			RunID    string         `json:"runId"`
 			Type     string         `json:"type"`
@@ -112,7 +114,7 @@ func (c Chunk) MarshalJSON() ([]byte, error) {
 	}
 	if c.Type == TypeStepStart {
 		// Mastra's step-start is built {runId, from, type, payload}.
-		return marshal(struct {
+		return wire.MarshalNoHTML(struct {
 			RunID    string         `json:"runId"`
 			From     From           `json:"from"`
 			Type     string         `json:"type"`
@@ -120,7 +122,7 @@ func (c Chunk) MarshalJSON() ([]byte, error) {
 			Metadata map[string]any `json:"metadata,omitempty"`
 		}{c.RunID, c.From, c.Type, payload, c.Metadata})
 	}
-	return marshal(struct {
+	return wire.MarshalNoHTML(struct {
 		Type     string         `json:"type"`
 		RunID    string         `json:"runId"`
 		From     From           `json:"from"`

@@ -3,6 +3,7 @@ package stream
 import (
 	"encoding/json"
 
+	"github.com/gomastra/mastra/internal/wire"
 	"github.com/gomastra/mastra/model"
 )
 
@@ -135,7 +136,7 @@ func (c StepContent) MarshalJSON() ([]byte, error) {
 		tr := p.ToolResult
 		out[i] = stepToolResult{Type: p.Type, Input: tr.Input, Output: tr.Output, ToolCallID: tr.ToolCallID, ToolName: tr.ToolName}
 	}
-	return marshal(out)
+	return wire.MarshalNoHTML(out)
 }
 
 // stepToolResult is a tool result as step content holds it.

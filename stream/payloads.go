@@ -1,6 +1,10 @@
 package stream
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/gomastra/mastra/internal/wire"
+)
 
 // Payload types, with Mastra's keys. Optional keys are omitted when zero.
 
@@ -33,9 +37,9 @@ func (p StepStartPayload) MarshalJSON() ([]byte, error) {
 		StartedAt int64  `json:"startedAt,omitempty"`
 	}
 	if !p.redacted {
-		return marshal(plain{p.Request, p.Warnings, p.MessageID, p.StartedAt})
+		return wire.MarshalNoHTML(plain{p.Request, p.Warnings, p.MessageID, p.StartedAt})
 	}
-	return marshal(struct {
+	return wire.MarshalNoHTML(struct {
 		Warnings  []any  `json:"warnings"`
 		MessageID string `json:"messageId,omitempty"`
 		StartedAt int64  `json:"startedAt,omitempty"`

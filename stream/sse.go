@@ -2,47 +2,33 @@ package stream
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
 	"io"
 	"iter"
-	"net/http"
 	"strings"
+
+	"github.com/gomastra/mastra/internal/wire"
 )
 
-// marshal encodes v without HTML escaping ('<', '>', '&' stay as they
-// are, as JavaScript's JSON.stringify leaves them).
-func marshal(v any) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
-}
+// Marshal encodes a chunk as Mastra's servers send it: no HTML escaping
+// ('<', '>' and '&' stay as they are, as JSON.stringify leaves them;
+// wire.MarshalNoHTML).
+func Marshal(c Chunk) ([]byte, error) { return wire.MarshalNoHTML(c) }
 
-// Marshal encodes a chunk as Mastra's servers send it: no HTML escaping.
-func Marshal(c Chunk) ([]byte, error) { return marshal(c) }
-
-// SSEWriter writes chunks as server-sent events, one "data: <json>\n\n"
-// frame each, flushing after every frame when the writer can flush (an
+// SSEWriter writes chunks as server-sent events, byte for byte as package
+// server's agent stream routes write them: one "data: <json>\n\n" frame
+// per chunk (Marshal's JSON with U+2028 and U+2029 unescaped, as
+// JSON.stringify writes them), "data: [DONE]\n\n" at the end. The server
+// writes Redact(c) for each chunk c; Write writes the chunk it is given.
+// It flushes after every frame when the writer can flush (an
 // http.ResponseWriter), so a slow client applies back-pressure instead of
 // the server buffering a run. It is not safe for concurrent use.
 type SSEWriter struct {
-	w     io.Writer
-	flush func()
-	buf   []byte
+	f *wire.Framer
 }
 
 // NewSSEWriter returns a writer of frames to w.
-func NewSSEWriter(w io.Writer) *SSEWriter {
-	s := &SSEWriter{w: w, flush: func() {}}
-	if f, ok := w.(http.Flusher); ok {
-		s.flush = f.Flush
-	}
-	return s
-}
+func NewSSEWriter(w io.Writer) *SSEWriter { return &SSEWriter{f: wire.NewFramer(w)} }
 
 // Write sends one chunk.
 func (s *SSEWriter) Write(c Chunk) error {
@@ -50,23 +36,14 @@ func (s *SSEWriter) Write(c Chunk) error {
 	if err != nil {
 		return err
 	}
-	return s.frame("data: ", b)
+	return s.f.Data(wire.UnescapeJS(b))
 }
 
 // Comment sends an SSE comment line (": connected").
-func (s *SSEWriter) Comment(text string) error { return s.frame(": ", []byte(text)) }
+func (s *SSEWriter) Comment(text string) error { return s.f.Comment(text) }
 
 // Done sends the closing "data: [DONE]" frame.
-func (s *SSEWriter) Done() error { return s.frame("data: ", []byte("[DONE]")) }
-
-func (s *SSEWriter) frame(prefix string, body []byte) error {
-	s.buf = append(append(append(s.buf[:0], prefix...), body...), '\n', '\n')
-	if _, err := s.w.Write(s.buf); err != nil {
-		return err
-	}
-	s.flush()
-	return nil
-}
+func (s *SSEWriter) Done() error { return s.f.Done() }
 
 // ReadSSE reads frames as Mastra's clients do: events are separated by a
 // blank line, only "data: " lines count, "[DONE]" ends the stream and

@@ -1,15 +1,10 @@
 package tools
 
 import (
-	"bytes"
-	"encoding/json"
-	"errors"
-	"io"
-
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/gomastra/mastra/internal/jsjson"
-	"github.com/gomastra/mastra/internal/zodschema"
+	"github.com/gomastra/mastra/internal/wire"
 	"github.com/gomastra/mastra/schema"
 	"github.com/gomastra/mastra/schema/compat"
 )
@@ -49,14 +44,14 @@ func SchemaJSON(s schema.Schema) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	root, err := parseOrdered(raw)
+	root, err := wire.Decode(raw, wire.KeepDuplicates)
 	if err != nil {
 		return "", err
 	}
-	zodOrder(root)
+	wire.SortSchema(root)
 	// JSON.stringify's spelling: strings escape no HTML characters,
 	// numbers print as JavaScript prints them.
-	return jsjson.Stringify(root.appendTo(nil), "")
+	return jsjson.Stringify(wire.AppendAsIs(nil, root, wire.EncodingJSON), "")
 }
 
 // ResumeSchemaJSON is SchemaJSON of the tool's resume schema, computed
@@ -95,123 +90,4 @@ func closeObjects(s *jsonschema.Schema, seen map[*jsonschema.Schema]bool) {
 		s.PropertyNames, s.UnevaluatedProperties, s.Not, s.If, s.Then, s.Else, s.ContentSchema} {
 		closeObjects(sub, seen)
 	}
-}
-
-// zodOrder puts the keywords of n and of every schema below it in Zod's
-// order (member order of property maps is kept).
-func zodOrder(n *orderedJSON) {
-	if n == nil || n.kind != '{' {
-		return
-	}
-	zodschema.SortMembers(n.keys, n.vals)
-	for i, k := range n.keys {
-		v := n.vals[i]
-		switch zodschema.Holding(k, v.kind == '{', v.kind == '[') {
-		case zodschema.HoldsMap:
-			for _, sub := range v.vals {
-				zodOrder(sub)
-			}
-		case zodschema.HoldsList:
-			for _, sub := range v.elems {
-				zodOrder(sub)
-			}
-		case zodschema.HoldsOne:
-			zodOrder(v)
-		}
-	}
-}
-
-// orderedJSON is a JSON value that keeps its objects' member order.
-type orderedJSON struct {
-	kind  byte // '{', '[' or 0 for a scalar (raw)
-	raw   json.RawMessage
-	keys  []string
-	vals  []*orderedJSON
-	elems []*orderedJSON
-}
-
-func parseOrdered(b []byte) (*orderedJSON, error) {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	n, err := readOrdered(dec)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, errors.New("tools: trailing data after a JSON value")
-	}
-	return n, nil
-}
-
-func readOrdered(dec *json.Decoder) (*orderedJSON, error) {
-	tok, err := dec.Token()
-	if err != nil {
-		return nil, err
-	}
-	switch t := tok.(type) {
-	case json.Delim:
-		switch t {
-		case '{':
-			n := &orderedJSON{kind: '{'}
-			for dec.More() {
-				kt, err := dec.Token()
-				if err != nil {
-					return nil, err
-				}
-				k, _ := kt.(string)
-				v, err := readOrdered(dec)
-				if err != nil {
-					return nil, err
-				}
-				n.keys, n.vals = append(n.keys, k), append(n.vals, v)
-			}
-			_, err := dec.Token()
-			return n, err
-		case '[':
-			n := &orderedJSON{kind: '['}
-			for dec.More() {
-				v, err := readOrdered(dec)
-				if err != nil {
-					return nil, err
-				}
-				n.elems = append(n.elems, v)
-			}
-			_, err := dec.Token()
-			return n, err
-		}
-		return nil, errors.New("tools: unexpected JSON delimiter")
-	default:
-		raw, err := json.Marshal(t)
-		if err != nil {
-			return nil, err
-		}
-		return &orderedJSON{raw: raw}, nil
-	}
-}
-
-func (n *orderedJSON) appendTo(b []byte) []byte {
-	switch n.kind {
-	case '{':
-		b = append(b, '{')
-		for i, k := range n.keys {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			kb, _ := json.Marshal(k)
-			b = append(b, kb...)
-			b = append(b, ':')
-			b = n.vals[i].appendTo(b)
-		}
-		return append(b, '}')
-	case '[':
-		b = append(b, '[')
-		for i, e := range n.elems {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = e.appendTo(b)
-		}
-		return append(b, ']')
-	}
-	return append(b, n.raw...)
 }

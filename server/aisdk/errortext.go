@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/gomastra/mastra/internal/jsjson"
+	"github.com/gomastra/mastra/internal/wire"
 )
 
 // redactedErrorFields are the members of provider errors that may carry
@@ -52,7 +53,7 @@ func SafeErrorText(v any) string {
 // value is rendered as JavaScript's String() would. ok is false when v has
 // no JSON form.
 func redactedJSON(v any) (string, bool) {
-	raw, err := marshalNoEscape(v)
+	raw, err := wire.MarshalNoHTML(v)
 	if err != nil {
 		return "", false
 	}

@@ -4,28 +4,24 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"strconv"
 
 	"github.com/gomastra/mastra"
 	"github.com/gomastra/mastra/agent"
+	"github.com/gomastra/mastra/internal/wire"
 	"github.com/gomastra/mastra/storage"
 )
 
 // writeJSONError answers err as {"error": message[, "issues": [...]]}
-// with its status (statusOf).
+// with its status (statusOf): the message escaped as JSON.stringify
+// escapes a JavaScript string (wire.Stringify), the issues as it writes
+// them after encoding/json (wire.StringifyReplaced).
 func writeJSONError(w http.ResponseWriter, err error) {
 	status, msg, issues := statusOf(err)
-	ow := objectWriter{b: []byte{'{'}}
-	ow.str("error", msg)
+	ow := wire.NewObjectWriter(nil, wire.JSMode).Str("error", msg)
 	if len(issues) > 0 {
-		ow.any("issues", issues)
+		ow.Value("issues", issues)
 	}
-	body := append(ow.b, '}')
-	h := w.Header()
-	h.Set("Content-Type", "application/json")
-	h.Set("Content-Length", strconv.Itoa(len(body)))
-	w.WriteHeader(status)
-	_, _ = w.Write(body)
+	wire.WriteJSON(w, status, ow.Bytes())
 }
 
 // agentErrorStatus maps the agent's error codes to HTTP statuses, as the

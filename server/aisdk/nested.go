@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 
+	"github.com/gomastra/mastra/internal/wire"
 	"github.com/gomastra/mastra/stream"
 )
 
@@ -94,7 +95,7 @@ func asChunk(v any) (stream.Chunk, bool) {
 	case nil, string, bool, float64, json.Number:
 		return stream.Chunk{}, false
 	}
-	raw, err := marshalNoEscape(v)
+	raw, err := wire.MarshalNoHTML(v)
 	if err != nil || len(raw) == 0 || raw[0] != '{' {
 		return stream.Chunk{}, false
 	}

@@ -1,5 +1,7 @@
 package aisdk
 
+import "github.com/gomastra/mastra/internal/wire"
+
 // Part types of the UI message stream (the AI SDK's UIMessageChunk types,
 // plus the data-* parts Mastra adds).
 const (
@@ -132,90 +134,90 @@ func (p Part) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the part's JSON (as MarshalJSON writes it) to b.
 func (p Part) AppendJSON(b []byte) ([]byte, error) {
-	w := objectWriter{b: append(b, '{')}
-	w.str("type", p.Type)
+	w := wire.NewObjectWriter(b, wire.JSMode)
+	w.Str("type", p.Type)
 	switch p.Type {
 	case PartStart:
-		w.anyOpt("messageMetadata", p.MessageMetadata)
-		w.strOpt("messageId", p.MessageID)
+		w.ValueOpt("messageMetadata", p.MessageMetadata)
+		w.StrOpt("messageId", p.MessageID)
 	case PartFinish:
-		w.strOpt("finishReason", p.FinishReason)
-		w.anyOpt("messageMetadata", p.MessageMetadata)
+		w.StrOpt("finishReason", p.FinishReason)
+		w.ValueOpt("messageMetadata", p.MessageMetadata)
 	case PartError:
-		w.str("errorText", p.ErrorText)
+		w.Str("errorText", p.ErrorText)
 	case PartTextStart, PartTextEnd, PartReasoningStart, PartReasoningEnd:
-		w.str("id", p.ID)
-		w.mapOpt("providerMetadata", p.ProviderMetadata)
+		w.Str("id", p.ID)
+		w.MapOpt("providerMetadata", p.ProviderMetadata)
 	case PartTextDelta, PartReasoningDelta:
-		w.str("id", p.ID)
-		w.str("delta", p.Delta)
-		w.mapOpt("providerMetadata", p.ProviderMetadata)
+		w.Str("id", p.ID)
+		w.Str("delta", p.Delta)
+		w.MapOpt("providerMetadata", p.ProviderMetadata)
 	case PartFile:
-		w.str("mediaType", p.MediaType)
-		w.str("url", p.URL)
+		w.Str("mediaType", p.MediaType)
+		w.Str("url", p.URL)
 	case PartSourceURL:
-		w.str("sourceId", p.SourceID)
-		w.str("url", p.URL)
-		w.strOpt("title", p.Title)
-		w.mapOpt("providerMetadata", p.ProviderMetadata)
+		w.Str("sourceId", p.SourceID)
+		w.Str("url", p.URL)
+		w.StrOpt("title", p.Title)
+		w.MapOpt("providerMetadata", p.ProviderMetadata)
 	case PartSourceDocument:
-		w.str("sourceId", p.SourceID)
-		w.str("mediaType", p.MediaType)
-		w.strOpt("title", p.Title)
-		w.strOpt("filename", p.Filename)
-		w.mapOpt("providerMetadata", p.ProviderMetadata)
+		w.Str("sourceId", p.SourceID)
+		w.Str("mediaType", p.MediaType)
+		w.StrOpt("title", p.Title)
+		w.StrOpt("filename", p.Filename)
+		w.MapOpt("providerMetadata", p.ProviderMetadata)
 	case PartToolInputStart:
-		w.str("toolCallId", p.ToolCallID)
-		w.str("toolName", p.ToolName)
-		w.boolOpt("providerExecuted", p.ProviderExecuted)
-		w.boolOpt("dynamic", p.Dynamic)
+		w.Str("toolCallId", p.ToolCallID)
+		w.Str("toolName", p.ToolName)
+		w.BoolOpt("providerExecuted", p.ProviderExecuted)
+		w.BoolOpt("dynamic", p.Dynamic)
 	case PartToolInputDelta:
-		w.str("toolCallId", p.ToolCallID)
-		w.str("inputTextDelta", p.InputTextDelta)
+		w.Str("toolCallId", p.ToolCallID)
+		w.Str("inputTextDelta", p.InputTextDelta)
 	case PartToolInputAvailable:
-		w.str("toolCallId", p.ToolCallID)
-		w.str("toolName", p.ToolName)
-		w.anyOpt("input", p.Input)
-		w.boolOpt("providerExecuted", p.ProviderExecuted)
-		w.mapOpt("providerMetadata", p.ProviderMetadata)
-		w.boolOpt("dynamic", p.Dynamic)
-		w.mapOpt("toolMetadata", p.ToolMetadata)
+		w.Str("toolCallId", p.ToolCallID)
+		w.Str("toolName", p.ToolName)
+		w.ValueOpt("input", p.Input)
+		w.BoolOpt("providerExecuted", p.ProviderExecuted)
+		w.MapOpt("providerMetadata", p.ProviderMetadata)
+		w.BoolOpt("dynamic", p.Dynamic)
+		w.MapOpt("toolMetadata", p.ToolMetadata)
 	case PartToolApprovalRequest:
-		w.str("approvalId", p.ApprovalID)
-		w.str("toolCallId", p.ToolCallID)
+		w.Str("approvalId", p.ApprovalID)
+		w.Str("toolCallId", p.ToolCallID)
 	case PartToolOutputAvailable:
-		w.str("toolCallId", p.ToolCallID)
-		w.anyOpt("output", p.Output)
-		w.boolOpt("providerExecuted", p.ProviderExecuted)
-		w.mapOpt("providerMetadata", p.ProviderMetadata)
-		w.boolOpt("dynamic", p.Dynamic)
+		w.Str("toolCallId", p.ToolCallID)
+		w.ValueOpt("output", p.Output)
+		w.BoolOpt("providerExecuted", p.ProviderExecuted)
+		w.MapOpt("providerMetadata", p.ProviderMetadata)
+		w.BoolOpt("dynamic", p.Dynamic)
 	case PartToolOutputError:
-		w.str("toolCallId", p.ToolCallID)
-		w.str("errorText", p.ErrorText)
-		w.boolOpt("providerExecuted", p.ProviderExecuted)
-		w.boolOpt("dynamic", p.Dynamic)
+		w.Str("toolCallId", p.ToolCallID)
+		w.Str("errorText", p.ErrorText)
+		w.BoolOpt("providerExecuted", p.ProviderExecuted)
+		w.BoolOpt("dynamic", p.Dynamic)
 	case PartToolOutputDenied:
-		w.str("toolCallId", p.ToolCallID)
+		w.Str("toolCallId", p.ToolCallID)
 	case PartStartStep, PartFinishStep, PartAbort:
 	default:
 		if !p.IsData() {
 			break
 		}
 		if p.idFirst {
-			w.str("id", p.ID)
-			w.anyOpt("data", p.Data)
+			w.Str("id", p.ID)
+			w.ValueOpt("data", p.Data)
 		} else {
-			w.anyOpt("data", p.Data)
-			w.strOpt("id", p.ID)
+			w.ValueOpt("data", p.Data)
+			w.StrOpt("id", p.ID)
 		}
 		if p.Ancestry != nil {
-			w.anyOpt("ancestry", p.Ancestry)
-			w.num("depth", p.Depth)
-			w.strOpt("parentAgentId", p.ParentAgentID)
+			w.ValueOpt("ancestry", p.Ancestry)
+			w.Int("depth", p.Depth)
+			w.StrOpt("parentAgentId", p.ParentAgentID)
 		}
 	}
-	if w.err != nil {
-		return nil, w.err
+	if err := w.Err(); err != nil {
+		return nil, err
 	}
-	return append(w.b, '}'), nil
+	return w.Bytes(), nil
 }

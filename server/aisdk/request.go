@@ -4,10 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"strconv"
-	"unicode/utf8"
 
-	"github.com/gomastra/mastra/internal/jsjson"
-	"github.com/gomastra/mastra/internal/v8json"
+	"github.com/gomastra/mastra/internal/wire"
 	"github.com/gomastra/mastra/internal/zodmsg"
 )
 
@@ -48,12 +46,10 @@ type ChatMemory struct {
 }
 
 // Issue is one problem of a request body: the field's dotted path ("root"
-// for the body itself) and what is wrong, as Mastra's 400 answers list
-// them.
-type Issue struct {
-	Field   string `json:"field"`
-	Message string `json:"message"`
-}
+// for the body itself, "body" for a body that is not JSON) and what is
+// wrong, as Mastra's 400 answers list them ({"field", "message"}). It is
+// the Issue of every gomastra HTTP surface.
+type Issue = wire.Issue
 
 // RequestError is a chat request that cannot be served: the HTTP status
 // and message of the JSON error a chat route answers with, and the issues
@@ -130,7 +126,9 @@ type bodyReader struct {
 	issues []Issue
 }
 
-func (v *bodyReader) add(field, msg string) { v.issues = append(v.issues, Issue{field, msg}) }
+func (v *bodyReader) add(field, msg string) {
+	v.issues = append(v.issues, Issue{Field: field, Message: msg})
+}
 
 // str reads an optional string (null counts as absent).
 func (v *bodyReader) str(key string) string {
@@ -238,19 +236,11 @@ func (v *bodyReader) memory() *ChatMemory {
 	return out
 }
 
-// v8Parser is JSON.parse as Node runs it, for its error messages; the
-// depth bound keeps a hostile body from exhausting the stack.
-var v8Parser = v8json.Parser{MaxDepth: 10000}
-
 // syntaxMessage is the message JavaScript's JSON.parse throws for a body
 // that is not JSON (V8's words, as Mastra reports them).
 func syntaxMessage(body []byte) string {
-	s := string(body)
-	if !utf8.Valid(body) {
-		s = string([]rune(s))
-	}
-	if _, err := v8Parser.Parse(s); err != nil {
-		return jsjson.ToUSV(err.Error())
+	if msg := wire.SyntaxErrorText(body); msg != "" {
+		return msg
 	}
 	return "Unexpected end of JSON input"
 }

@@ -4,12 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"iter"
-	"net/http"
 
 	"github.com/gomastra/mastra/agent"
-	"github.com/gomastra/mastra/storage"
+	"github.com/gomastra/mastra/internal/resumegate"
 	"github.com/gomastra/mastra/stream"
 )
 
@@ -20,24 +18,22 @@ const (
 )
 
 // resumeChunks resumes run runID with data, after checking that the run
-// may be resumed by this caller (see prepareResume), and returns its
-// chunks without their start chunk.
+// may be resumed by this caller (resumegate.Admit; a refusal is a
+// *RequestError), and returns its chunks without their start chunk.
 func resumeChunks(ctx context.Context, a *agent.Agent, runID, toolCallID string, data json.RawMessage, resource string, opts []agent.Option) iter.Seq2[stream.Chunk, error] {
 	return func(yield func(stream.Chunk, error) bool) {
-		toolCallID, waiting, err := prepareResume(ctx, a, runID, toolCallID, resource)
+		adm, err := resumegate.Admit(ctx, a, "resumeStream", runID, toolCallID, resource)
 		if err != nil {
-			yield(stream.Chunk{}, err)
+			yield(stream.Chunk{}, refusalError(err))
 			return
 		}
-		if toolCallID != "" {
-			opts = append(opts[:len(opts):len(opts)], agent.WithToolCallID(toolCallID))
+		if adm.ToolCallID != "" {
+			opts = append(opts[:len(opts):len(opts)], agent.WithToolCallID(adm.ToolCallID))
 		}
 		first := true
 		for c, err := range withoutStart(a.ResumeStream(ctx, runID, data, opts...)) {
-			if err != nil && first && waiting && runErrorCode(err) == codeNotSuspended {
-				// The call was waiting a moment ago: another resume
-				// claimed it in between.
-				err = resumeConflict(a, runID)
+			if err != nil && first && resumegate.ClaimedMeanwhile(err, adm) {
+				err = refusalError(resumegate.Conflict(a, "resumeStream", runID))
 			}
 			first = false
 			if !yield(c, err) {
@@ -47,38 +43,14 @@ func resumeChunks(ctx context.Context, a *agent.Agent, runID, toolCallID string,
 	}
 }
 
-// prepareResume checks a resume before the agent takes it: a run of
-// another resource than the caller's is refused (403); a run that is
-// running (being resumed elsewhere) is a conflict (409), never taken over
-// (the agent resumes a running run as crash recovery, which over HTTP
-// would let a client hijack a live run); without a tool call id the first
-// waiting call is named. A run that does not exist is left to the agent
-// (AGENT_RESUME_NO_SNAPSHOT_FOUND). It returns the call to resume and
-// whether the run was found waiting for it.
-func prepareResume(ctx context.Context, a *agent.Agent, runID, toolCallID, resource string) (string, bool, error) {
-	run, err := a.FindRun(ctx, runID)
-	if err != nil || run == nil {
-		return toolCallID, false, err
+// refusalError turns a resumegate.Refusal into the *RequestError it
+// stands for; other errors are returned as they are.
+func refusalError(err error) error {
+	var ref *resumegate.Refusal
+	if errors.As(err, &ref) {
+		return &RequestError{Status: ref.Status, Message: ref.Message}
 	}
-	if resource != "" && run.ResourceID != resource {
-		return "", false, &RequestError{Status: http.StatusForbidden, Message: "Access denied: run belongs to a different resource"}
-	}
-	if run.Status != storage.RunSuspended {
-		return "", false, resumeConflict(a, runID)
-	}
-	if toolCallID == "" && len(run.ToolCalls) > 0 {
-		toolCallID = run.ToolCalls[0].ToolCallID
-	}
-	waiting := false
-	for _, c := range run.ToolCalls {
-		waiting = waiting || c.ToolCallID == toolCallID
-	}
-	return toolCallID, waiting, nil
-}
-
-func resumeConflict(a *agent.Agent, runID string) error {
-	return &RequestError{Status: http.StatusConflict,
-		Message: fmt.Sprintf("Agent %q resumeStream() cannot resume run %q: another resume of it is under way or has finished.", a.Name(), runID)}
+	return err
 }
 
 func runErrorCode(err error) string {

@@ -6,6 +6,8 @@ import (
 	"log/slog"
 	"net/http"
 	"time"
+
+	"github.com/gomastra/mastra/internal/wire"
 )
 
 // streamErrorText is what a stream that fails after it began says, unless
@@ -15,49 +17,22 @@ const streamErrorText = "An error occurred."
 
 // sseWriter writes a UI message stream response: the headers of the AI
 // SDK's createUIMessageStreamResponse, then one flushed frame per part.
-// Its buffer is reused from frame to frame.
+// Nothing is sent before start (f is nil until then).
 type sseWriter struct {
-	w       http.ResponseWriter
-	r       *http.Request
-	flush   func()
-	buf     []byte
-	started bool
+	w http.ResponseWriter
+	r *http.Request
+	f *wire.Framer
 }
+
+func (s *sseWriter) started() bool { return s.f != nil }
 
 func (s *sseWriter) start() {
-	h := s.w.Header()
-	h.Set("Content-Type", "text/event-stream")
-	h.Set("Cache-Control", "no-cache")
-	if s.r.ProtoMajor == 1 {
-		h.Set("Connection", "keep-alive")
-	}
-	h.Set("X-Vercel-Ai-Ui-Message-Stream", "v1")
-	h.Set("X-Accel-Buffering", "no")
-	s.w.WriteHeader(http.StatusOK)
-	s.flush = func() {}
-	if f, ok := s.w.(http.Flusher); ok {
-		s.flush = f.Flush
-	}
-	s.started = true
-	s.flush()
+	s.f = wire.StartSSE(s.w, s.r, "X-Vercel-Ai-Ui-Message-Stream", "v1")
 }
 
-func (s *sseWriter) write(frame []byte) error {
-	if _, err := s.w.Write(frame); err != nil {
-		return err
-	}
-	s.flush()
-	return nil
-}
-
-func (s *sseWriter) part(p Part) (bool, error) {
-	b, err := p.AppendJSON(append(s.buf[:0], "data: "...))
-	if err != nil {
-		return false, err
-	}
-	s.buf = append(b, '\n', '\n')
-	return true, s.write(s.buf)
-}
+// part writes p's frame; ok is false when p cannot be encoded (nothing
+// is written then).
+func (s *sseWriter) part(p Part) (ok bool, err error) { return s.f.AppendData(p.AppendJSON) }
 
 // writeUIStream answers a request with the parts run makes: an error
 // before the first part as a JSON error, then the stream. run gets a
@@ -74,7 +49,7 @@ func writeUIStream(w http.ResponseWriter, r *http.Request, log *slog.Logger, hea
 			if ctx.Err() != nil {
 				return false // the client went away: nobody to tell
 			}
-			if !s.started {
+			if !s.started() {
 				if status, _, _ := statusOf(err); status >= 500 {
 					log.ErrorContext(r.Context(), "chat request failed", "path", r.URL.Path, "error", err)
 				}
@@ -87,11 +62,11 @@ func writeUIStream(w http.ResponseWriter, r *http.Request, log *slog.Logger, hea
 				text = onError(err)
 			}
 			if _, werr := s.part(Part{Type: PartError, ErrorText: text}); werr == nil {
-				_ = s.write([]byte("data: [DONE]\n\n"))
+				_ = s.f.Done()
 			}
 			return false
 		}
-		if !s.started {
+		if !s.started() {
 			s.start()
 		}
 		ok, werr := s.part(p)
@@ -115,10 +90,10 @@ func writeUIStream(w http.ResponseWriter, r *http.Request, log *slog.Logger, hea
 	if !finished {
 		return
 	}
-	if !s.started {
+	if !s.started() {
 		s.start()
 	}
-	_ = s.write([]byte("data: [DONE]\n\n"))
+	_ = s.f.Done()
 }
 
 type partEvent struct {
@@ -164,10 +139,10 @@ func pumpWithHeartbeat(ctx context.Context, cancel context.CancelFunc, parts ite
 				return false
 			}
 		case <-timer.C:
-			if !s.started {
+			if !s.started() {
 				s.start()
 			}
-			if s.write([]byte(": heartbeat\n\n")) != nil {
+			if s.f.Comment("heartbeat") != nil {
 				stop()
 				return false
 			}

@@ -3,6 +3,7 @@ package aisdk
 import (
 	"encoding/json"
 
+	"github.com/gomastra/mastra/internal/wire"
 	"github.com/gomastra/mastra/stream"
 	"github.com/gomastra/mastra/tools/transform"
 )
@@ -69,7 +70,7 @@ func (c *Converter) toolInputDelta(ch stream.Chunk) {
 		case string:
 			delta = t
 		default:
-			if b, err := marshalNoEscape(t); err == nil {
+			if b, err := wire.MarshalNoHTML(t); err == nil {
 				delta = string(b)
 			}
 		}

@@ -1,4 +1,4 @@
-package aisdk
+package wire
 
 import (
 	"encoding/json"
@@ -9,9 +9,9 @@ import (
 	"github.com/gomastra/mastra/internal/jsjson"
 )
 
-// appendRaw's shortcut for texts JSON.stringify would not change must
+// AppendStringified's shortcut for texts JSON.stringify would not change must
 // agree with the full re-rendering on every text.
-func TestAppendRawAgreesWithStringify(t *testing.T) {
+func TestAppendStringifiedAgreesWithStringify(t *testing.T) {
 	texts := []string{
 		`{"a":1,"b":[1,2,{"c":"d"}]}`, `{"2":1,"a":2}`, `{"a":1,"a":2}`, `{"a":{"a":1},"b":{"a":2}}`,
 		`[{"a":1},{"a":2}]`, `"\u00e9"`, `"a\bb"`, `"a\"b\\c\n\r\t"`, `1.5`, `1e21`, `-0`, `-5`, `[-0]`,
@@ -19,8 +19,8 @@ func TestAppendRawAgreesWithStringify(t *testing.T) {
 		`"\u2028"`, `{"10":1}`, `{"010":1}`, `{"a\"":1,"a\\":2}`, `18.5`, `18.50`, `1.0`, `-0.5`, `0.1e1`,
 		`1e-7`, `0.000001`, `-1E5`, `[1,-2,3.25,{"t":-18.5}]`, `100000000000000000000`, `1e+21`, `-0.0`,
 	}
-	// And every value the recordings hold.
-	paths, _ := filepath.Glob("testdata/convert/*.json")
+	// And every value the recordings of server/aisdk hold.
+	paths, _ := filepath.Glob("../../server/aisdk/testdata/convert/*.json")
 	for _, p := range paths {
 		b, err := os.ReadFile(p)
 		if err != nil {
@@ -47,12 +47,12 @@ func TestAppendRawAgreesWithStringify(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", text, err)
 		}
-		got, err := appendRaw(nil, []byte(text))
+		got, err := AppendStringified(nil, []byte(text))
 		if err != nil {
 			t.Fatal(err)
 		}
 		if string(got) != want {
-			t.Errorf("appendRaw(%s) = %s, JSON.stringify writes %s", text, got, want)
+			t.Errorf("AppendStringified(%s) = %s, JSON.stringify writes %s", text, got, want)
 		}
 		checked++
 	}
