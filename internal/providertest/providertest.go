@@ -5,6 +5,7 @@
 package providertest
 
 import (
+	"bytes"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -43,8 +44,11 @@ type Server struct {
 	*httptest.Server
 	replies []Reply
 
-	mu   sync.Mutex
-	reqs []Request
+	mu       sync.Mutex
+	reqs     []Request
+	calls    int
+	discard  bool
+	fixtures map[string][]byte // fixture contents, read once
 }
 
 // New starts a server with replies (at least one).
@@ -57,8 +61,11 @@ func New(t testing.TB, replies ...Reply) *Server {
 	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		s.mu.Lock()
-		n := len(s.reqs)
-		s.reqs = append(s.reqs, Request{r.Method, r.URL.Path, r.URL.RawQuery, r.Header.Clone(), body})
+		n := s.calls
+		s.calls++
+		if !s.discard {
+			s.reqs = append(s.reqs, Request{r.Method, r.URL.Path, r.URL.RawQuery, r.Header.Clone(), body})
+		}
 		s.mu.Unlock()
 		s.reply(t, w, replies[min(n, len(replies)-1)])
 	}))
@@ -70,7 +77,7 @@ func (s *Server) reply(t testing.TB, w http.ResponseWriter, rep Reply) {
 	data := []byte(rep.Body)
 	if rep.Fixture != "" {
 		var err error
-		if data, err = os.ReadFile(filepath.Join("testdata", rep.Fixture)); err != nil {
+		if data, err = s.fixture(rep.Fixture); err != nil {
 			t.Errorf("providertest: %v", err)
 			http.Error(w, err.Error(), http.StatusInternalServerError)
 			return
@@ -94,10 +101,36 @@ func (s *Server) reply(t testing.TB, w http.ResponseWriter, rep Reply) {
 		_, _ = w.Write(data)
 		return
 	}
-	for ev := range strings.SplitAfterSeq(string(data), "\n\n") {
-		_, _ = io.WriteString(w, ev)
+	for ev := range bytes.SplitAfterSeq(data, []byte("\n\n")) {
+		_, _ = w.Write(ev)
 		w.(http.Flusher).Flush()
 	}
+}
+
+// fixture returns the contents of testdata/name, read on first use.
+func (s *Server) fixture(name string) ([]byte, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if data, ok := s.fixtures[name]; ok {
+		return data, nil
+	}
+	data, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		return nil, err
+	}
+	if s.fixtures == nil {
+		s.fixtures = map[string][]byte{}
+	}
+	s.fixtures[name] = data
+	return data, nil
+}
+
+// Discard stops recording requests (Calls still counts them): for
+// benchmarks, whose requests would otherwise pile up.
+func (s *Server) Discard() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.discard = true
 }
 
 // Requests returns the requests received so far.
@@ -111,7 +144,7 @@ func (s *Server) Requests() []Request {
 func (s *Server) Calls() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return len(s.reqs)
+	return s.calls
 }
 
 // JSONBody returns request i's body, decoded.

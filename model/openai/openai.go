@@ -5,6 +5,14 @@
 // order. [New] always speaks the Responses API, to OpenAI or to any server
 // that serves it (BaseURL).
 //
+// The SDK makes the HTTP exchange (authentication, retries, error
+// responses) and splits the server-sent events; the package encodes the
+// request body and decodes each event's JSON itself, with encoding/json,
+// into the few members it reads. The SDK's typed parameters and events,
+// encoded and decoded through reflection over the whole API, were most of
+// a step's time (BenchmarkStepResponses against BenchmarkBareLoopResponses
+// measures what remains).
+//
 // Chat Completions, for OpenAI and OpenAI-compatible servers (xAI,
 // OpenRouter, Groq, DeepSeek, Ollama, vLLM, …), is package
 // github.com/gomastra/mastra/model/openai/chat.
@@ -28,6 +36,7 @@ import (
 	"iter"
 	"net/http"
 
+	"github.com/openai/openai-go/v3/option"
 	"github.com/openai/openai-go/v3/responses"
 
 	"github.com/gomastra/mastra/model"
@@ -128,14 +137,19 @@ func (m *Model) Stream(ctx context.Context, req *model.Request) iter.Seq2[model.
 		if req == nil {
 			req = &model.Request{}
 		}
-		params, warnings, err := m.params(req)
+		body, warnings, err := m.params(req)
 		if err != nil {
 			yield(model.StreamPart{}, err)
 			return
 		}
-		stream := m.client.NewStreaming(ctx, params, core.RequestOptions(req)...)
+		// The SDK sends the body (already JSON, with "stream": true: its
+		// own params stay empty), makes the HTTP exchange (authentication,
+		// retries, errors) and hands over the response; core.Run reads its
+		// events.
+		var res *http.Response
+		_, err = m.client.New(ctx, responses.ResponseNewParams{}, core.RequestOptions(req, option.WithRequestBody("application/json", body), option.WithResponseBodyInto(&res))...)
 		st := newState(m.base.MetadataKey(), webSearchToolName(req.Tools))
-		if !core.Run(ctx, stream, warnings, yield, func(e responses.ResponseStreamEventUnion) bool { return st.event(e, yield) }) {
+		if !core.Run(ctx, res, err, warnings, yield, func(e *event) bool { return st.event(e, yield) }) {
 			return
 		}
 		st.finish(yield)

@@ -1,18 +1,81 @@
 package openai
 
 import (
-	"encoding/json"
 	"fmt"
-	"strings"
 	"time"
-
-	"github.com/openai/openai-go/v3/packages/param"
-	"github.com/openai/openai-go/v3/responses"
-	"github.com/openai/openai-go/v3/shared"
 
 	"github.com/gomastra/mastra/model"
 	"github.com/gomastra/mastra/model/openai/internal/core"
 )
+
+// event is a Responses API stream event: the members the model reads,
+// decoded with encoding/json (the SDK's ResponseStreamEventUnion decodes
+// every member of every event type through reflection, the bulk of a
+// step's time).
+type event struct {
+	core.ErrorField
+	Type         string     `json:"type"`
+	OutputIndex  core.Int   `json:"output_index"`
+	ItemID       string     `json:"item_id"`
+	Delta        string     `json:"delta"`
+	SummaryIndex core.Int   `json:"summary_index"`
+	Code         string     `json:"code"`
+	Message      string     `json:"message"`
+	Item         item       `json:"item"`
+	Annotation   annotation `json:"annotation"`
+	Response     response   `json:"response"`
+}
+
+type item struct {
+	Type      string `json:"type"`
+	ID        string `json:"id"`
+	CallID    string `json:"call_id"`
+	Name      string `json:"name"`
+	Arguments string `json:"arguments"`
+	Action    action `json:"action"`
+}
+
+// action is a web_search_call's action.
+type action struct {
+	Type    string   `json:"type"`
+	Query   string   `json:"query"`
+	Queries []string `json:"queries"`
+	Sources []struct {
+		Type string `json:"type"`
+		URL  string `json:"url"`
+	} `json:"sources"`
+	URL     string `json:"url"`
+	Pattern string `json:"pattern"`
+}
+
+type annotation struct {
+	Type  string `json:"type"`
+	URL   string `json:"url"`
+	Title string `json:"title"`
+}
+
+type response struct {
+	ID                string  `json:"id"`
+	Model             string  `json:"model"`
+	CreatedAt         float64 `json:"created_at"`
+	IncompleteDetails struct {
+		Reason string `json:"reason"`
+	} `json:"incomplete_details"`
+	Error struct {
+		Message string `json:"message"`
+	} `json:"error"`
+	Usage struct {
+		InputTokens        core.Int `json:"input_tokens"`
+		OutputTokens       core.Int `json:"output_tokens"`
+		TotalTokens        core.Int `json:"total_tokens"`
+		InputTokensDetails struct {
+			CachedTokens core.Int `json:"cached_tokens"`
+		} `json:"input_tokens_details"`
+		OutputTokensDetails struct {
+			ReasoningTokens core.Int `json:"reasoning_tokens"`
+		} `json:"output_tokens_details"`
+	} `json:"usage"`
+}
 
 // functionCall is a function call whose arguments are streaming.
 type functionCall struct{ id, name string }
@@ -22,7 +85,7 @@ type functionCall struct{ id, name string }
 type state struct {
 	metaKey      string
 	responseID   string
-	calls        map[int64]*functionCall // function calls by output index
+	calls        map[core.Int]*functionCall // function calls by output index
 	hasCall      bool
 	finishReason model.FinishReason
 	rawFinish    string
@@ -34,7 +97,7 @@ type state struct {
 }
 
 func newState(metaKey, webSearchName string) *state {
-	return &state{metaKey: metaKey, finishReason: model.FinishUnknown, calls: map[int64]*functionCall{}, webSearchName: webSearchName}
+	return &state{metaKey: metaKey, finishReason: model.FinishUnknown, calls: map[core.Int]*functionCall{}, webSearchName: webSearchName}
 }
 
 // finish yields the finish part.
@@ -68,18 +131,18 @@ func isWebSearchTool(id string) bool {
 
 // event handles one event; false means stop (the consumer stopped or an
 // error part ended the stream).
-func (s *state) event(e responses.ResponseStreamEventUnion, yield core.Yield) bool {
+func (s *state) event(e *event, yield core.Yield) bool {
 	switch e.Type {
 	case "response.created":
-		r := e.Response
+		r := &e.Response
 		s.responseID = r.ID
-		md := &model.ResponseMetadata{ID: r.ID, ModelID: string(r.Model)}
+		md := &model.ResponseMetadata{ID: r.ID, ModelID: r.Model}
 		if r.CreatedAt != 0 {
 			md.Timestamp = time.Unix(int64(r.CreatedAt), 0).UTC()
 		}
 		return yield(model.StreamPart{Type: model.PartResponseMetadata, Response: md}, nil)
 	case "response.output_item.added":
-		switch it := e.Item; it.Type {
+		switch it := &e.Item; it.Type {
 		case "function_call":
 			call := &functionCall{id: it.CallID, name: it.Name}
 			s.calls[e.OutputIndex] = call
@@ -96,7 +159,7 @@ func (s *state) event(e responses.ResponseStreamEventUnion, yield core.Yield) bo
 				yield(model.StreamPart{Type: model.PartToolCall, ToolCallID: it.ID, ToolName: s.webSearchName, Input: "{}", ProviderExecuted: true}, nil)
 		}
 	case "response.output_text.annotation.added":
-		if a := e.Annotation; a.Type == "url_citation" {
+		if a := &e.Annotation; a.Type == "url_citation" {
 			s.sources++
 			return yield(model.StreamPart{Type: model.PartSource, Source: &model.Source{SourceType: "url", ID: fmt.Sprintf("%s-source-%d", s.responseID, s.sources), URL: a.URL, Title: a.Title}}, nil)
 		}
@@ -109,14 +172,14 @@ func (s *state) event(e responses.ResponseStreamEventUnion, yield core.Yield) bo
 	case "response.reasoning_summary_text.delta":
 		return yield(model.StreamPart{Type: model.PartReasoningDelta, ID: fmt.Sprintf("%s:%d", e.ItemID, e.SummaryIndex), Delta: e.Delta, ProviderMetadata: s.item(e.ItemID)}, nil)
 	case "response.output_item.done":
-		switch it := e.Item; it.Type {
+		switch it := &e.Item; it.Type {
 		case "function_call":
 			s.hasCall = true
 			delete(s.calls, e.OutputIndex)
 			if !yield(model.StreamPart{Type: model.PartToolInputEnd, ID: it.CallID}, nil) {
 				return false
 			}
-			args := it.Arguments.OfString
+			args := it.Arguments
 			if args == "" {
 				args = "{}"
 			}
@@ -126,13 +189,13 @@ func (s *state) event(e responses.ResponseStreamEventUnion, yield core.Yield) bo
 		case "reasoning":
 			return yield(model.StreamPart{Type: model.PartReasoningEnd, ID: it.ID + ":0", ProviderMetadata: s.item(it.ID)}, nil)
 		case "web_search_call":
-			return yield(model.StreamPart{Type: model.PartToolResult, ToolCallID: it.ID, ToolName: s.webSearchName, Result: webSearchOutput(it.Action), ProviderExecuted: true}, nil)
+			return yield(model.StreamPart{Type: model.PartToolResult, ToolCallID: it.ID, ToolName: s.webSearchName, Result: webSearchOutput(&it.Action), ProviderExecuted: true}, nil)
 		}
 	case "response.completed", "response.incomplete":
-		r := e.Response
+		r := &e.Response
 		s.rawFinish = r.IncompleteDetails.Reason
 		s.finishReason = mapResponsesFinishReason(r.IncompleteDetails.Reason, s.hasCall)
-		u := r.Usage
+		u := &r.Usage
 		s.usage = model.Usage{
 			InputTokens: int(u.InputTokens), OutputTokens: int(u.OutputTokens), TotalTokens: int(u.TotalTokens),
 			CachedInputTokens: int(u.InputTokensDetails.CachedTokens), ReasoningTokens: int(u.OutputTokensDetails.ReasoningTokens),
@@ -178,262 +241,10 @@ func mapResponsesFinishReason(reason string, hasCall bool) model.FinishReason {
 	return model.FinishUnknown
 }
 
-// params maps a request to Responses API parameters, with the warnings
-// the AI SDK reports for what it drops.
-func (m *Model) params(req *model.Request) (responses.ResponseNewParams, []model.Warning, error) {
-	var warnings []model.Warning
-	p := responses.ResponseNewParams{Model: shared.ResponsesModel(m.base.ModelID())}
-	input, err := responsesInput(req.Messages)
-	if err != nil {
-		return p, nil, err
-	}
-	p.Input = responses.ResponseNewParamsInputUnion{OfInputItemList: input}
-
-	s := req.Settings
-	if s.MaxOutputTokens != nil {
-		p.MaxOutputTokens = param.NewOpt(int64(*s.MaxOutputTokens))
-	}
-	if s.Temperature != nil {
-		p.Temperature = param.NewOpt(*s.Temperature)
-	}
-	if s.TopP != nil {
-		p.TopP = param.NewOpt(*s.TopP)
-	}
-	for name, set := range map[string]bool{
-		"topK": s.TopK != nil, "seed": s.Seed != nil, "presencePenalty": s.PresencePenalty != nil,
-		"frequencyPenalty": s.FrequencyPenalty != nil, "stopSequences": len(s.StopSequences) > 0,
-	} {
-		if set {
-			warnings = append(warnings, model.Warning{Type: "unsupported-setting", Setting: name})
-		}
-	}
-	sortWarnings(warnings)
-
-	opts := m.base.ProviderOptions(req.ProviderOptions)
-	if rf := req.ResponseFormat; rf != nil && rf.Type == "json" {
-		if rf.Schema != nil {
-			raw, err := json.Marshal(rf.Schema)
-			if err != nil {
-				return p, nil, fmt.Errorf("openai: response format schema: %w", err)
-			}
-			var schema map[string]any
-			if err := json.Unmarshal(raw, &schema); err != nil {
-				return p, nil, fmt.Errorf("openai: response format schema: %w", err)
-			}
-			name := rf.Name
-			if name == "" {
-				name = "response"
-			}
-			js := &responses.ResponseFormatTextJSONSchemaConfigParam{Name: name, Schema: schema}
-			if rf.Description != "" {
-				js.Description = param.NewOpt(rf.Description)
-			}
-			if b, ok := opts["strictJsonSchema"].(bool); ok {
-				js.Strict = param.NewOpt(b)
-			}
-			p.Text.Format.OfJSONSchema = js
-		} else {
-			p.Text.Format.OfJSONObject = &shared.ResponseFormatJSONObjectParam{}
-		}
-	}
-
-	var tools []responses.ToolUnionParam
-	for _, d := range req.Tools {
-		switch {
-		case d.Type == "" || d.Type == model.ToolTypeFunction:
-			params := map[string]any{"type": "object", "properties": map[string]any{}}
-			if d.InputSchema != nil {
-				raw, err := json.Marshal(d.InputSchema)
-				if err != nil {
-					return p, nil, fmt.Errorf("openai: tool %q input schema: %w", d.Name, err)
-				}
-				params = nil
-				if err := json.Unmarshal(raw, &params); err != nil {
-					return p, nil, fmt.Errorf("openai: tool %q input schema: %w", d.Name, err)
-				}
-			}
-			ft := &responses.FunctionToolParam{Name: d.Name, Parameters: params}
-			if d.Description != "" {
-				ft.Description = param.NewOpt(d.Description)
-			}
-			if d.Strict != nil {
-				ft.Strict = param.NewOpt(*d.Strict)
-			}
-			tools = append(tools, responses.ToolUnionParam{OfFunction: ft})
-		case isWebSearchTool(d.ID):
-			tools = append(tools, responses.ToolUnionParam{OfWebSearch: &responses.WebSearchToolParam{Type: responses.WebSearchToolTypeWebSearch}})
-		default:
-			warnings = append(warnings, model.Warning{Type: "unsupported-tool", Details: d.Name})
-		}
-	}
-	if len(tools) > 0 {
-		p.Tools = tools
-		switch tc := req.ToolChoice; tc.Type {
-		case "":
-		case "auto", "none", "required":
-			p.ToolChoice.OfToolChoiceMode = param.NewOpt(responses.ToolChoiceOptions(tc.Type))
-		case "tool":
-			p.ToolChoice.OfFunctionTool = &responses.ToolChoiceFunctionParam{Name: tc.ToolName}
-		default:
-			return p, nil, fmt.Errorf("openai: unsupported tool choice %q", tc.Type)
-		}
-	}
-
-	if b, ok := opts["parallelToolCalls"].(bool); ok {
-		p.ParallelToolCalls = param.NewOpt(b)
-	}
-	if v, ok := opts["user"].(string); ok {
-		p.User = param.NewOpt(v)
-	}
-	if b, ok := opts["store"].(bool); ok {
-		p.Store = param.NewOpt(b)
-	}
-	if v, ok := opts["previousResponseId"].(string); ok {
-		p.PreviousResponseID = param.NewOpt(v)
-	}
-	if v, ok := opts["instructions"].(string); ok {
-		p.Instructions = param.NewOpt(v)
-	}
-	if v, ok := opts["reasoningEffort"].(string); ok {
-		p.Reasoning.Effort = shared.ReasoningEffort(v)
-	}
-	if v, ok := opts["reasoningSummary"].(string); ok {
-		p.Reasoning.Summary = shared.ReasoningSummary(v)
-	}
-	return p, warnings, nil
-}
-
-func sortWarnings(ws []model.Warning) {
-	for i := 1; i < len(ws); i++ {
-		for j := i; j > 0 && ws[j].Setting < ws[j-1].Setting; j-- {
-			ws[j], ws[j-1] = ws[j-1], ws[j]
-		}
-	}
-}
-
-// responsesInput converts a prompt to Responses input items.
-func responsesInput(msgs []model.Message) (responses.ResponseInputParam, error) {
-	var out responses.ResponseInputParam
-	for i, m := range msgs {
-		switch m.Role {
-		case model.RoleSystem:
-			out = append(out, responses.ResponseInputItemParamOfMessage(m.TextContent(), responses.EasyInputMessageRoleSystem))
-		case model.RoleUser:
-			var content responses.ResponseInputMessageContentListParam
-			for j, part := range m.Content {
-				switch {
-				case part.Type == model.MessageText:
-					content = append(content, responses.ResponseInputContentParamOfInputText(part.Text))
-				case part.Type == model.MessageImage || (part.Type == model.MessageFile && strings.HasPrefix(part.MediaType, "image/")):
-					mt := part.MediaType
-					if mt == "" || mt == "image/*" {
-						mt = "image/jpeg"
-					}
-					img := &responses.ResponseInputImageParam{Detail: responses.ResponseInputImageDetailAuto}
-					if d, ok := part.ProviderOptions["openai"]["imageDetail"].(string); ok {
-						img.Detail = responses.ResponseInputImageDetail(d)
-					}
-					if strings.HasPrefix(part.Data, "file-") {
-						img.FileID = param.NewOpt(part.Data)
-					} else {
-						img.ImageURL = param.NewOpt(core.DataURL(part.Data, mt))
-					}
-					content = append(content, responses.ResponseInputContentUnionParam{OfInputImage: img})
-				case part.Type == model.MessageFile:
-					f := &responses.ResponseInputFileParam{}
-					switch {
-					case strings.HasPrefix(part.Data, "file-"):
-						f.FileID = param.NewOpt(part.Data)
-					case strings.HasPrefix(part.Data, "http://") || strings.HasPrefix(part.Data, "https://"):
-						f.FileURL = param.NewOpt(part.Data)
-					default:
-						name := part.Filename
-						if name == "" {
-							name = fmt.Sprintf("part-%d", j)
-						}
-						f.Filename = param.NewOpt(name)
-						f.FileData = param.NewOpt(core.DataURL(part.Data, part.MediaType))
-					}
-					content = append(content, responses.ResponseInputContentUnionParam{OfInputFile: f})
-				default:
-					return nil, fmt.Errorf("openai: message %d part %d: user message part type %q is not supported", i, j, part.Type)
-				}
-			}
-			out = append(out, responses.ResponseInputItemParamOfMessage(content, responses.EasyInputMessageRoleUser))
-		case model.RoleAssistant:
-			for _, part := range m.Content {
-				switch part.Type {
-				case model.MessageText:
-					out = append(out, responses.ResponseInputItemParamOfMessage(part.Text, responses.EasyInputMessageRoleAssistant))
-				case model.MessageToolCall:
-					if part.ToolCall == nil || part.ToolCall.ProviderExecuted {
-						continue
-					}
-					out = append(out, responses.ResponseInputItemParamOfFunctionCall(core.JSONText(part.ToolCall.Input), part.ToolCall.ToolCallID, part.ToolCall.ToolName))
-				}
-			}
-		case model.RoleTool:
-			for _, part := range m.Content {
-				if part.Type != model.MessageToolResult || part.ToolResult == nil {
-					continue
-				}
-				tr := part.ToolResult
-				var item responses.ResponseInputItemUnionParam
-				if tr.Output.Type == model.OutputContent {
-					item = responses.ResponseInputItemParamOfFunctionCallOutput(functionOutputItems(tr.Output))
-				} else {
-					text, err := core.ToolResultText(tr.Output)
-					if err != nil {
-						return nil, fmt.Errorf("openai: message %d: tool result %s: %w", i, tr.ToolCallID, err)
-					}
-					item = responses.ResponseInputItemParamOfFunctionCallOutput(text)
-				}
-				item.OfFunctionCallOutput.CallID = param.NewOpt(tr.ToolCallID)
-				out = append(out, item)
-			}
-		default:
-			return nil, fmt.Errorf("openai: message %d: unsupported role %q", i, m.Role)
-		}
-	}
-	return out, nil
-}
-
-// functionOutputItems renders a "content" tool result as Responses
-// function_call_output items: text as input_text, images as input_image,
-// files as input_file; other parts as their JSON text.
-func functionOutputItems(o model.ToolResultOutput) responses.ResponseFunctionCallOutputItemListParam {
-	parts, _ := o.Value.([]model.ContentPart)
-	items := responses.ResponseFunctionCallOutputItemListParam{}
-	for _, p := range parts {
-		switch {
-		case p.Type == model.PartText:
-			items = append(items, responses.ResponseFunctionCallOutputItemParamOfInputText(p.Text))
-		case p.Type == model.PartImageURL:
-			items = append(items, responses.ResponseFunctionCallOutputItemUnionParam{OfInputImage: &responses.ResponseInputImageContentParam{ImageURL: param.NewOpt(p.URL)}})
-		case p.Type == model.PartImageData || (p.Type == model.PartMedia && strings.HasPrefix(p.MediaType, "image/")):
-			mt := p.MediaType
-			if mt == "" {
-				mt = model.DefaultImageMediaType
-			}
-			items = append(items, responses.ResponseFunctionCallOutputItemUnionParam{OfInputImage: &responses.ResponseInputImageContentParam{ImageURL: param.NewOpt(core.DataURL(p.Data, mt))}})
-		case p.Type == model.PartFileData || p.Type == model.PartMedia:
-			f := &responses.ResponseInputFileContentParam{FileData: param.NewOpt(core.DataURL(p.Data, p.MediaType))}
-			if p.Filename != "" {
-				f.Filename = param.NewOpt(p.Filename)
-			}
-			items = append(items, responses.ResponseFunctionCallOutputItemUnionParam{OfInputFile: f})
-		default:
-			b, _ := json.Marshal(p)
-			items = append(items, responses.ResponseFunctionCallOutputItemParamOfInputText(string(b)))
-		}
-	}
-	return items
-}
-
 // webSearchOutput is a web_search_call's result as the AI SDK maps it:
 // {action: {type: "search", query, queries?}, sources?}, {action: {type:
 // "openPage", url}}, {action: {type: "findInPage", url, pattern}}, or {}.
-func webSearchOutput(a responses.ResponseOutputItemUnionAction) map[string]any {
+func webSearchOutput(a *action) map[string]any {
 	switch a.Type {
 	case "search":
 		action := map[string]any{"type": "search"}
@@ -447,7 +258,7 @@ func webSearchOutput(a responses.ResponseOutputItemUnionAction) map[string]any {
 		if a.Sources != nil {
 			sources := make([]map[string]any, 0, len(a.Sources))
 			for _, src := range a.Sources {
-				sources = append(sources, map[string]any{"type": string(src.Type), "url": src.URL})
+				sources = append(sources, map[string]any{"type": src.Type, "url": src.URL})
 			}
 			out["sources"] = sources
 		}

@@ -8,6 +8,14 @@
 // reasoning_content or reasoning (what compatible servers send) as
 // reasoning parts.
 //
+// The SDK makes the HTTP exchange (authentication, retries, error
+// responses) and splits the server-sent events; the package encodes the
+// request body and decodes each chunk's JSON itself, with encoding/json,
+// into the few members it reads. The SDK's typed parameters and chunks,
+// encoded and decoded through reflection over the whole API, were most of
+// a step's time (BenchmarkStepChat against BenchmarkBareLoopChat measures
+// what remains).
+//
 // A model is configured by a [Config], the same type as package openai's
 // (whose model speaks the Responses API instead), and behaves as that
 // package's model does towards the environment: the API key is the
@@ -25,8 +33,10 @@ package chat
 import (
 	"context"
 	"iter"
+	"net/http"
 
 	sdk "github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
 
 	"github.com/gomastra/mastra/model"
 	"github.com/gomastra/mastra/model/openai"
@@ -116,14 +126,19 @@ func (m *Model) Stream(ctx context.Context, req *model.Request) iter.Seq2[model.
 		if req == nil {
 			req = &model.Request{}
 		}
-		params, warnings, err := m.params(req)
+		body, warnings, err := m.params(req)
 		if err != nil {
 			yield(model.StreamPart{}, err)
 			return
 		}
-		stream := m.client.NewStreaming(ctx, params, core.RequestOptions(req)...)
+		// The SDK sends the body (already JSON, with "stream": true: its
+		// own params stay empty), makes the HTTP exchange (authentication,
+		// retries, errors) and hands over the response; core.Run reads its
+		// events.
+		var res *http.Response
+		_, err = m.client.New(ctx, sdk.ChatCompletionNewParams{}, core.RequestOptions(req, option.WithRequestBody("application/json", body), option.WithResponseBodyInto(&res))...)
 		st := newState(m.base.MetadataKey())
-		if !core.Run(ctx, stream, warnings, yield, func(c sdk.ChatCompletionChunk) bool { return st.chunk(c, yield) }) {
+		if !core.Run(ctx, res, err, warnings, yield, func(c *chunk) bool { return st.chunk(c, yield) }) {
 			return
 		}
 		st.flush(yield)

@@ -5,52 +5,159 @@ import (
 	"fmt"
 	"strings"
 
-	sdk "github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/shared"
 
 	"github.com/gomastra/mastra/model"
 	"github.com/gomastra/mastra/model/openai/internal/core"
 )
 
-// params maps a request to Chat Completions parameters, with the warnings
-// the AI SDK reports for what it drops.
-func (m *Model) params(req *model.Request) (sdk.ChatCompletionNewParams, []model.Warning, error) {
-	var warnings []model.Warning
-	p := sdk.ChatCompletionNewParams{
-		Model:         shared.ChatModel(m.base.ModelID()),
-		StreamOptions: sdk.ChatCompletionStreamOptionsParam{IncludeUsage: sdk.Bool(true)},
+// body is a Chat Completions request body. The model encodes it itself,
+// once, with encoding/json (tool schemas marshalled once and embedded as
+// they are), and hands the JSON to the SDK (option.WithRequestBody), which
+// sends it: the same JSON the SDK's ChatCompletionNewParams would give,
+// without their reflective encoding, a schema's round trip through a map,
+// or the "stream" member patched in afterwards.
+type body struct {
+	Model               string            `json:"model"`
+	Messages            []message         `json:"messages,omitempty"`
+	MaxTokens           *int64            `json:"max_tokens,omitempty"`
+	Temperature         *float64          `json:"temperature,omitempty"`
+	TopP                *float64          `json:"top_p,omitempty"`
+	FrequencyPenalty    *float64          `json:"frequency_penalty,omitempty"`
+	PresencePenalty     *float64          `json:"presence_penalty,omitempty"`
+	Stop                []string          `json:"stop,omitempty"`
+	Seed                *int64            `json:"seed,omitempty"`
+	ResponseFormat      *responseFormat   `json:"response_format,omitempty"`
+	Tools               []tool            `json:"tools,omitempty"`
+	ToolChoice          any               `json:"tool_choice,omitempty"`
+	ParallelToolCalls   *bool             `json:"parallel_tool_calls,omitempty"`
+	User                *string           `json:"user,omitempty"`
+	ReasoningEffort     string            `json:"reasoning_effort,omitempty"`
+	MaxCompletionTokens *int64            `json:"max_completion_tokens,omitempty"`
+	Store               *bool             `json:"store,omitempty"`
+	Metadata            map[string]string `json:"metadata,omitzero"`
+	ServiceTier         string            `json:"service_tier,omitempty"`
+	Verbosity           string            `json:"verbosity,omitempty"`
+	PromptCacheKey      *string           `json:"prompt_cache_key,omitempty"`
+	SafetyIdentifier    *string           `json:"safety_identifier,omitempty"`
+	LogitBias           map[string]int64  `json:"logit_bias,omitzero"`
+	Stream              bool              `json:"stream"`
+	StreamOptions       struct {
+		IncludeUsage bool `json:"include_usage"`
+	} `json:"stream_options"`
+}
+
+// message is a message of the prompt: Content is a string, or a user
+// message's []any of parts.
+type message struct {
+	Role      string     `json:"role"`
+	Content   any        `json:"content"`
+	ToolCalls []toolCall `json:"tool_calls,omitempty"`
+	// ToolCallID is a tool message's (and points into the request).
+	ToolCallID *string `json:"tool_call_id,omitempty"`
+}
+
+type toolCall struct {
+	ID       string       `json:"id"`
+	Type     string       `json:"type"`
+	Function functionCall `json:"function"`
+}
+
+type functionCall struct {
+	Name      string `json:"name"`
+	Arguments string `json:"arguments"`
+}
+
+type (
+	textPart struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
 	}
+	imagePart struct {
+		Type     string `json:"type"`
+		ImageURL struct {
+			URL    string `json:"url"`
+			Detail string `json:"detail,omitempty"`
+		} `json:"image_url"`
+	}
+	audioPart struct {
+		Type       string `json:"type"`
+		InputAudio struct {
+			Data   string `json:"data"`
+			Format string `json:"format"`
+		} `json:"input_audio"`
+	}
+	filePart struct {
+		Type string `json:"type"`
+		File struct {
+			FileID   string `json:"file_id,omitempty"`
+			Filename string `json:"filename,omitempty"`
+			FileData string `json:"file_data,omitempty"`
+		} `json:"file"`
+	}
+)
+
+type tool struct {
+	Type     string   `json:"type"`
+	Function function `json:"function"`
+}
+
+type function struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description,omitempty"`
+	Parameters  json.RawMessage `json:"parameters,omitempty"`
+	Strict      *bool           `json:"strict,omitempty"`
+}
+
+type responseFormat struct {
+	Type       string      `json:"type"`
+	JSONSchema *jsonSchema `json:"json_schema,omitempty"`
+}
+
+type jsonSchema struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description,omitempty"`
+	Schema      json.RawMessage `json:"schema"`
+	Strict      *bool           `json:"strict,omitempty"`
+}
+
+type namedToolChoice struct {
+	Type     string `json:"type"`
+	Function struct {
+		Name string `json:"name"`
+	} `json:"function"`
+}
+
+// emptyObjectSchema is the parameters of a tool without a schema.
+var emptyObjectSchema = json.RawMessage(`{"type":"object","properties":{}}`)
+
+// params maps a request to a Chat Completions request body, with the
+// warnings the AI SDK reports for what it drops.
+func (m *Model) params(req *model.Request) ([]byte, []model.Warning, error) {
+	var warnings []model.Warning
+	p := body{Model: m.base.ModelID(), Stream: true}
+	p.StreamOptions.IncludeUsage = true
 
 	msgs, err := chatMessages(req.Messages)
 	if err != nil {
-		return p, nil, err
+		return nil, nil, err
 	}
 	p.Messages = msgs
 
 	s := req.Settings
 	if s.MaxOutputTokens != nil {
-		p.MaxTokens = sdk.Int(int64(*s.MaxOutputTokens))
+		p.MaxTokens = ptr(int64(*s.MaxOutputTokens))
 	}
-	if s.Temperature != nil {
-		p.Temperature = sdk.Float(*s.Temperature)
-	}
-	if s.TopP != nil {
-		p.TopP = sdk.Float(*s.TopP)
-	}
+	p.Temperature, p.TopP = s.Temperature, s.TopP
 	if s.TopK != nil {
 		warnings = append(warnings, model.Warning{Type: "unsupported-setting", Setting: "topK"})
 	}
-	if s.FrequencyPenalty != nil {
-		p.FrequencyPenalty = sdk.Float(*s.FrequencyPenalty)
-	}
-	if s.PresencePenalty != nil {
-		p.PresencePenalty = sdk.Float(*s.PresencePenalty)
-	}
+	p.FrequencyPenalty, p.PresencePenalty = s.FrequencyPenalty, s.PresencePenalty
 	if len(s.StopSequences) > 0 {
-		p.Stop = sdk.ChatCompletionNewParamsStopUnion{OfStringArray: s.StopSequences}
+		p.Stop = s.StopSequences
 	}
 	if s.Seed != nil {
-		p.Seed = sdk.Int(int64(*s.Seed))
+		p.Seed = ptr(int64(*s.Seed))
 	}
 
 	opts := m.base.ProviderOptions(req.ProviderOptions)
@@ -59,60 +166,59 @@ func (m *Model) params(req *model.Request) (sdk.ChatCompletionNewParams, []model
 		if rf.Schema != nil {
 			raw, err := json.Marshal(rf.Schema)
 			if err != nil {
-				return p, nil, fmt.Errorf("openai: response format schema: %w", err)
+				return nil, nil, fmt.Errorf("openai: response format schema: %w", err)
 			}
 			name := rf.Name
 			if name == "" {
 				name = "response"
 			}
-			js := shared.ResponseFormatJSONSchemaJSONSchemaParam{Name: name, Schema: json.RawMessage(raw)}
-			if rf.Description != "" {
-				js.Description = sdk.String(rf.Description)
-			}
+			js := &jsonSchema{Name: name, Description: rf.Description, Schema: raw}
 			if b, ok := opts["strictJsonSchema"].(bool); ok {
-				js.Strict = sdk.Bool(b)
+				js.Strict = &b
 			}
-			p.ResponseFormat = sdk.ChatCompletionNewParamsResponseFormatUnion{
-				OfJSONSchema: &shared.ResponseFormatJSONSchemaParam{JSONSchema: js},
-			}
+			p.ResponseFormat = &responseFormat{Type: "json_schema", JSONSchema: js}
 		} else {
-			p.ResponseFormat = sdk.ChatCompletionNewParamsResponseFormatUnion{
-				OfJSONObject: &shared.ResponseFormatJSONObjectParam{},
-			}
+			p.ResponseFormat = &responseFormat{Type: "json_object"}
 		}
 	}
 
 	tools, choice, tw, err := chatTools(req.Tools, req.ToolChoice)
 	if err != nil {
-		return p, nil, err
+		return nil, nil, err
 	}
 	warnings = append(warnings, tw...)
 	p.Tools, p.ToolChoice = tools, choice
 
 	applyChatProviderOptions(&p, opts)
-	return p, warnings, nil
+	b, err := json.Marshal(&p)
+	if err != nil {
+		return nil, nil, fmt.Errorf("openai: request: %w", err)
+	}
+	return b, warnings, nil
 }
 
+func ptr[T any](v T) *T { return &v }
+
 // applyChatProviderOptions passes the AI SDK's OpenAI chat provider
-// options through where the SDK has a field for them.
-func applyChatProviderOptions(p *sdk.ChatCompletionNewParams, o map[string]any) {
+// options through where the API has a field for them.
+func applyChatProviderOptions(p *body, o map[string]any) {
 	if b, ok := o["parallelToolCalls"].(bool); ok {
-		p.ParallelToolCalls = sdk.Bool(b)
+		p.ParallelToolCalls = &b
 	}
 	if s, ok := o["user"].(string); ok {
-		p.User = sdk.String(s)
+		p.User = &s
 	}
 	if s, ok := o["reasoningEffort"].(string); ok {
-		p.ReasoningEffort = shared.ReasoningEffort(s)
+		p.ReasoningEffort = s
 	}
 	if n, ok := number(o["maxCompletionTokens"]); ok {
-		p.MaxCompletionTokens = sdk.Int(int64(n))
+		p.MaxCompletionTokens = ptr(int64(n))
 	}
 	if b, ok := o["store"].(bool); ok {
-		p.Store = sdk.Bool(b)
+		p.Store = &b
 	}
 	if md, ok := o["metadata"].(map[string]any); ok {
-		p.Metadata = shared.Metadata{}
+		p.Metadata = map[string]string{}
 		for k, v := range md {
 			if s, ok := v.(string); ok {
 				p.Metadata[k] = s
@@ -120,16 +226,16 @@ func applyChatProviderOptions(p *sdk.ChatCompletionNewParams, o map[string]any) 
 		}
 	}
 	if s, ok := o["serviceTier"].(string); ok {
-		p.ServiceTier = sdk.ChatCompletionNewParamsServiceTier(s)
+		p.ServiceTier = s
 	}
 	if s, ok := o["textVerbosity"].(string); ok {
-		p.Verbosity = sdk.ChatCompletionNewParamsVerbosity(s)
+		p.Verbosity = s
 	}
 	if s, ok := o["promptCacheKey"].(string); ok {
-		p.PromptCacheKey = sdk.String(s)
+		p.PromptCacheKey = &s
 	}
 	if s, ok := o["safetyIdentifier"].(string); ok {
-		p.SafetyIdentifier = sdk.String(s)
+		p.SafetyIdentifier = &s
 	}
 	if lb, ok := o["logitBias"].(map[string]any); ok {
 		p.LogitBias = map[string]int64{}
@@ -158,10 +264,9 @@ func number(v any) (float64, bool) {
 
 // chatTools maps function tools; provider-defined tools are not supported
 // by Chat Completions and reported as warnings, as the AI SDK does.
-func chatTools(defs []model.ToolDefinition, tc model.ToolChoice) ([]sdk.ChatCompletionToolUnionParam, sdk.ChatCompletionToolChoiceOptionUnionParam, []model.Warning, error) {
+func chatTools(defs []model.ToolDefinition, tc model.ToolChoice) ([]tool, any, []model.Warning, error) {
 	var (
-		tools    []sdk.ChatCompletionToolUnionParam
-		choice   sdk.ChatCompletionToolChoiceOptionUnionParam
+		tools    []tool
 		warnings []model.Warning
 	)
 	for _, d := range defs {
@@ -169,56 +274,51 @@ func chatTools(defs []model.ToolDefinition, tc model.ToolChoice) ([]sdk.ChatComp
 			warnings = append(warnings, model.Warning{Type: "unsupported-tool", Details: d.Name})
 			continue
 		}
-		fn := shared.FunctionDefinitionParam{Name: d.Name}
-		if d.Description != "" {
-			fn.Description = sdk.String(d.Description)
+		if tools == nil {
+			tools = make([]tool, 0, len(defs))
 		}
-		params := shared.FunctionParameters{"type": "object", "properties": map[string]any{}}
+		fn := function{Name: d.Name, Description: d.Description, Parameters: emptyObjectSchema, Strict: d.Strict}
 		if d.InputSchema != nil {
-			raw, err := json.Marshal(d.InputSchema)
+			params, err := core.SchemaJSON[shared.FunctionParameters](d.InputSchema)
 			if err != nil {
-				return nil, choice, nil, fmt.Errorf("openai: tool %q input schema: %w", d.Name, err)
+				return nil, nil, nil, fmt.Errorf("openai: tool %q input schema: %w", d.Name, err)
 			}
-			params = shared.FunctionParameters{}
-			if err := json.Unmarshal(raw, &params); err != nil {
-				return nil, choice, nil, fmt.Errorf("openai: tool %q input schema: %w", d.Name, err)
-			}
+			fn.Parameters = params
 		}
-		fn.Parameters = params
-		if d.Strict != nil {
-			fn.Strict = sdk.Bool(*d.Strict)
-		}
-		tools = append(tools, sdk.ChatCompletionFunctionTool(fn))
+		tools = append(tools, tool{Type: "function", Function: fn})
 	}
 	if len(tools) == 0 {
-		return nil, choice, warnings, nil
+		return nil, nil, warnings, nil
 	}
+	var choice any
 	switch tc.Type {
 	case "":
 	case "auto", "none", "required":
-		choice.OfAuto = sdk.String(tc.Type)
+		choice = tc.Type
 	case "tool":
-		choice = sdk.ToolChoiceOptionFunctionToolChoice(sdk.ChatCompletionNamedToolChoiceFunctionParam{Name: tc.ToolName})
+		c := namedToolChoice{Type: "function"}
+		c.Function.Name = tc.ToolName
+		choice = c
 	default:
-		return nil, choice, nil, fmt.Errorf("openai: unsupported tool choice %q", tc.Type)
+		return nil, nil, nil, fmt.Errorf("openai: unsupported tool choice %q", tc.Type)
 	}
 	return tools, choice, warnings, nil
 }
 
 // chatMessages converts a prompt as the AI SDK's
 // convertToOpenAIChatMessages does.
-func chatMessages(msgs []model.Message) ([]sdk.ChatCompletionMessageParamUnion, error) {
-	var out []sdk.ChatCompletionMessageParamUnion
+func chatMessages(msgs []model.Message) ([]message, error) {
+	out := make([]message, 0, len(msgs))
 	for i, m := range msgs {
 		switch m.Role {
 		case model.RoleSystem:
-			out = append(out, sdk.SystemMessage(m.TextContent()))
+			out = append(out, message{Role: "system", Content: m.TextContent()})
 		case model.RoleUser:
 			if len(m.Content) == 1 && m.Content[0].Type == model.MessageText {
-				out = append(out, sdk.UserMessage(m.Content[0].Text))
+				out = append(out, message{Role: "user", Content: m.Content[0].Text})
 				continue
 			}
-			parts := make([]sdk.ChatCompletionContentPartUnionParam, 0, len(m.Content))
+			parts := make([]any, 0, len(m.Content))
 			for j, part := range m.Content {
 				cp, err := userPart(part)
 				if err != nil {
@@ -226,10 +326,10 @@ func chatMessages(msgs []model.Message) ([]sdk.ChatCompletionMessageParamUnion, 
 				}
 				parts = append(parts, cp)
 			}
-			out = append(out, sdk.UserMessage(parts))
+			out = append(out, message{Role: "user", Content: parts})
 		case model.RoleAssistant:
 			var text strings.Builder
-			var calls []sdk.ChatCompletionMessageToolCallUnionParam
+			var calls []toolCall
 			for _, part := range m.Content {
 				switch part.Type {
 				case model.MessageText:
@@ -241,19 +341,11 @@ func chatMessages(msgs []model.Message) ([]sdk.ChatCompletionMessageParamUnion, 
 					if part.ToolCall.ProviderExecuted {
 						continue // the provider's own tools have no chat form
 					}
-					calls = append(calls, sdk.ChatCompletionMessageToolCallUnionParam{
-						OfFunction: &sdk.ChatCompletionMessageFunctionToolCallParam{
-							ID: part.ToolCall.ToolCallID,
-							Function: sdk.ChatCompletionMessageFunctionToolCallFunctionParam{
-								Name: part.ToolCall.ToolName, Arguments: core.JSONText(part.ToolCall.Input),
-							},
-						},
-					})
+					calls = append(calls, toolCall{ID: part.ToolCall.ToolCallID, Type: "function",
+						Function: functionCall{Name: part.ToolCall.ToolName, Arguments: core.JSONText(part.ToolCall.Input)}})
 				}
 			}
-			a := &sdk.ChatCompletionAssistantMessageParam{ToolCalls: calls}
-			a.Content.OfString = sdk.String(text.String())
-			out = append(out, sdk.ChatCompletionMessageParamUnion{OfAssistant: a})
+			out = append(out, message{Role: "assistant", Content: text.String(), ToolCalls: calls})
 		case model.RoleTool:
 			for _, part := range m.Content {
 				if part.Type != model.MessageToolResult || part.ToolResult == nil {
@@ -263,7 +355,7 @@ func chatMessages(msgs []model.Message) ([]sdk.ChatCompletionMessageParamUnion, 
 				if err != nil {
 					return nil, fmt.Errorf("openai: message %d: tool result %s: %w", i, part.ToolResult.ToolCallID, err)
 				}
-				out = append(out, sdk.ToolMessage(content, part.ToolResult.ToolCallID))
+				out = append(out, message{Role: "tool", Content: content, ToolCallID: &part.ToolResult.ToolCallID})
 			}
 		default:
 			return nil, fmt.Errorf("openai: message %d: unsupported role %q", i, m.Role)
@@ -274,56 +366,58 @@ func chatMessages(msgs []model.Message) ([]sdk.ChatCompletionMessageParamUnion, 
 
 // userPart maps a user message part: text, images (URL or base64, with
 // providerOptions.openai.imageDetail), wav/mp3 audio and PDF files.
-func userPart(p model.Part) (sdk.ChatCompletionContentPartUnionParam, error) {
+func userPart(p model.Part) (any, error) {
 	switch p.Type {
 	case model.MessageText:
-		return sdk.TextContentPart(p.Text), nil
+		return textPart{Type: "text", Text: p.Text}, nil
 	case model.MessageImage:
-		return imagePart(p), nil
+		return imageContent(p), nil
 	case model.MessageFile:
 		mt := p.MediaType
 		switch {
 		case strings.HasPrefix(mt, "image/"):
-			return imagePart(p), nil
+			return imageContent(p), nil
 		case mt == "audio/wav" || mt == "audio/mp3" || mt == "audio/mpeg":
 			if core.IsURL(p.Data) {
-				return sdk.ChatCompletionContentPartUnionParam{}, fmt.Errorf("audio file parts with URLs are not supported")
+				return nil, fmt.Errorf("audio file parts with URLs are not supported")
 			}
-			format := "mp3"
+			a := audioPart{Type: "input_audio"}
+			a.InputAudio.Data, a.InputAudio.Format = p.Data, "mp3"
 			if mt == "audio/wav" {
-				format = "wav"
+				a.InputAudio.Format = "wav"
 			}
-			return sdk.InputAudioContentPart(sdk.ChatCompletionContentPartInputAudioInputAudioParam{Data: p.Data, Format: format}), nil
+			return a, nil
 		case mt == "application/pdf":
 			if strings.HasPrefix(p.Data, "http://") || strings.HasPrefix(p.Data, "https://") {
-				return sdk.ChatCompletionContentPartUnionParam{}, fmt.Errorf("PDF file parts with URLs are not supported")
+				return nil, fmt.Errorf("PDF file parts with URLs are not supported")
 			}
-			f := sdk.ChatCompletionContentPartFileFileParam{}
+			f := filePart{Type: "file"}
 			if strings.HasPrefix(p.Data, "file-") {
-				f.FileID = sdk.String(p.Data)
+				f.File.FileID = p.Data
 			} else {
 				name := p.Filename
 				if name == "" {
 					name = "part.pdf"
 				}
-				f.Filename = sdk.String(name)
-				f.FileData = sdk.String(core.DataURL(p.Data, mt))
+				f.File.Filename = name
+				f.File.FileData = core.DataURL(p.Data, mt)
 			}
-			return sdk.FileContentPart(f), nil
+			return f, nil
 		}
-		return sdk.ChatCompletionContentPartUnionParam{}, fmt.Errorf("file part media type %q is not supported", mt)
+		return nil, fmt.Errorf("file part media type %q is not supported", mt)
 	}
-	return sdk.ChatCompletionContentPartUnionParam{}, fmt.Errorf("user message part type %q is not supported", p.Type)
+	return nil, fmt.Errorf("user message part type %q is not supported", p.Type)
 }
 
-func imagePart(p model.Part) sdk.ChatCompletionContentPartUnionParam {
+func imageContent(p model.Part) imagePart {
 	mt := p.MediaType
 	if mt == "" || mt == "image/*" {
 		mt = "image/jpeg"
 	}
-	img := sdk.ChatCompletionContentPartImageImageURLParam{URL: core.DataURL(p.Data, mt)}
+	img := imagePart{Type: "image_url"}
+	img.ImageURL.URL = core.DataURL(p.Data, mt)
 	if d, ok := p.ProviderOptions["openai"]["imageDetail"].(string); ok {
-		img.Detail = d
+		img.ImageURL.Detail = d
 	}
-	return sdk.ImageContentPart(img)
+	return img
 }

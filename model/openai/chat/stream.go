@@ -1,15 +1,65 @@
 package chat
 
 import (
+	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"time"
 
-	sdk "github.com/openai/openai-go/v3"
-
 	"github.com/gomastra/mastra/model"
 	"github.com/gomastra/mastra/model/openai/internal/core"
 )
+
+// chunk is a chat.completion.chunk: the members the model reads, decoded
+// with encoding/json (the SDK's ChatCompletionChunk decodes every member
+// of the API through reflection, the bulk of a step's time).
+type chunk struct {
+	core.ErrorField
+	ID      string   `json:"id"`
+	Model   string   `json:"model"`
+	Created core.Int `json:"created"`
+	Choices []choice `json:"choices"`
+	Usage   *usage   `json:"usage"`
+}
+
+type choice struct {
+	FinishReason core.OptString `json:"finish_reason"`
+	Delta        delta          `json:"delta"`
+}
+
+type delta struct {
+	Content core.OptString `json:"content"`
+	// ReasoningContent (DeepSeek, vLLM) and Reasoning (OpenRouter, Groq)
+	// are what OpenAI-compatible servers stream reasoning as.
+	ReasoningContent string          `json:"reasoning_content"`
+	Reasoning        string          `json:"reasoning"`
+	ToolCalls        []toolCallDelta `json:"tool_calls"`
+}
+
+type toolCallDelta struct {
+	Index    core.Int `json:"index"`
+	ID       string   `json:"id"`
+	Type     string   `json:"type"`
+	Function struct {
+		Name      string `json:"name"`
+		Arguments string `json:"arguments"`
+	} `json:"function"`
+}
+
+type usage struct {
+	PromptTokens        core.Int `json:"prompt_tokens"`
+	CompletionTokens    core.Int `json:"completion_tokens"`
+	TotalTokens         core.Int `json:"total_tokens"`
+	PromptTokensDetails struct {
+		CachedTokens core.Int `json:"cached_tokens"`
+	} `json:"prompt_tokens_details"`
+	CompletionTokensDetails struct {
+		ReasoningTokens          core.Int  `json:"reasoning_tokens"`
+		AcceptedPredictionTokens *core.Int `json:"accepted_prediction_tokens"`
+		RejectedPredictionTokens *core.Int `json:"rejected_prediction_tokens"`
+	} `json:"completion_tokens_details"`
+}
 
 // Part ids the AI SDK's chat provider uses for its single text and
 // reasoning blocks.
@@ -31,8 +81,8 @@ type state struct {
 	first           bool
 	textActive      bool
 	reasoningActive bool
-	toolCalls       map[int64]*chatToolCall
-	order           []int64 // tool call indices in order of appearance
+	toolCalls       map[core.Int]*chatToolCall
+	order           []core.Int // tool call indices in order of appearance
 	finishReason    model.FinishReason
 	rawFinish       string
 	usage           model.Usage
@@ -41,26 +91,25 @@ type state struct {
 
 func newState(metaKey string) *state {
 	return &state{
-		metaKey: metaKey, first: true, toolCalls: map[int64]*chatToolCall{},
+		metaKey: metaKey, first: true, toolCalls: map[core.Int]*chatToolCall{},
 		finishReason: model.FinishUnknown, meta: map[string]any{},
 	}
 }
 
 // chunk handles one chunk; false means stop (the consumer stopped or an
 // error part ended the stream).
-func (s *state) chunk(c sdk.ChatCompletionChunk, yield core.Yield) bool {
+func (s *state) chunk(c *chunk, yield core.Yield) bool {
 	if s.first {
 		s.first = false
 		md := &model.ResponseMetadata{ID: c.ID, ModelID: c.Model}
 		if c.Created != 0 {
-			md.Timestamp = time.Unix(c.Created, 0).UTC()
+			md.Timestamp = time.Unix(int64(c.Created), 0).UTC()
 		}
 		if !yield(model.StreamPart{Type: model.PartResponseMetadata, Response: md}, nil) {
 			return false
 		}
 	}
-	if c.JSON.Usage.Valid() {
-		u := c.Usage
+	if u := c.Usage; u != nil {
 		s.usage = model.Usage{
 			InputTokens:       int(u.PromptTokens),
 			OutputTokens:      int(u.CompletionTokens),
@@ -68,36 +117,25 @@ func (s *state) chunk(c sdk.ChatCompletionChunk, yield core.Yield) bool {
 			ReasoningTokens:   int(u.CompletionTokensDetails.ReasoningTokens),
 			CachedInputTokens: int(u.PromptTokensDetails.CachedTokens),
 		}
-		if u.CompletionTokensDetails.JSON.AcceptedPredictionTokens.Valid() {
-			s.meta["acceptedPredictionTokens"] = int(u.CompletionTokensDetails.AcceptedPredictionTokens)
+		if n := u.CompletionTokensDetails.AcceptedPredictionTokens; n != nil {
+			s.meta["acceptedPredictionTokens"] = int(*n)
 		}
-		if u.CompletionTokensDetails.JSON.RejectedPredictionTokens.Valid() {
-			s.meta["rejectedPredictionTokens"] = int(u.CompletionTokensDetails.RejectedPredictionTokens)
+		if n := u.CompletionTokensDetails.RejectedPredictionTokens; n != nil {
+			s.meta["rejectedPredictionTokens"] = int(*n)
 		}
 	}
 	if len(c.Choices) == 0 {
 		return true
 	}
-	ch := c.Choices[0]
-	if ch.JSON.FinishReason.Valid() {
-		s.rawFinish = ch.FinishReason
-		s.finishReason = mapFinishReason(ch.FinishReason)
+	ch := &c.Choices[0]
+	if ch.FinishReason.Valid {
+		s.rawFinish = ch.FinishReason.Value
+		s.finishReason = mapFinishReason(ch.FinishReason.Value)
 	}
-	d := ch.Delta
+	d := &ch.Delta
 
-	// reasoning_content (DeepSeek, vLLM) / reasoning (OpenRouter, Groq):
-	// what OpenAI-compatible servers stream reasoning as.
-	for _, key := range []string{"reasoning_content", "reasoning"} {
-		// Extra fields are never Valid (the SDK has no type for them);
-		// their raw JSON is kept.
-		f, ok := d.JSON.ExtraFields[key]
-		if !ok {
-			continue
-		}
-		var r string
-		if json.Unmarshal([]byte(f.Raw()), &r) != nil || r == "" {
-			continue
-		}
+	// reasoning_content first, then reasoning; null or empty is none.
+	if r := cmp.Or(d.ReasoningContent, d.Reasoning); r != "" {
 		if !s.reasoningActive {
 			s.reasoningActive = true
 			if !yield(model.StreamPart{Type: model.PartReasoningStart, ID: reasoningID}, nil) {
@@ -107,22 +145,22 @@ func (s *state) chunk(c sdk.ChatCompletionChunk, yield core.Yield) bool {
 		if !yield(model.StreamPart{Type: model.PartReasoningDelta, ID: reasoningID, Delta: r}, nil) {
 			return false
 		}
-		break
 	}
 
-	if d.JSON.Content.Valid() {
+	if d.Content.Valid {
 		if !s.textActive {
 			s.textActive = true
 			if !yield(model.StreamPart{Type: model.PartTextStart, ID: textID}, nil) {
 				return false
 			}
 		}
-		if !yield(model.StreamPart{Type: model.PartTextDelta, ID: textID, Delta: d.Content}, nil) {
+		if !yield(model.StreamPart{Type: model.PartTextDelta, ID: textID, Delta: d.Content.Value}, nil) {
 			return false
 		}
 	}
 
-	for _, tc := range d.ToolCalls {
+	for i := range d.ToolCalls {
+		tc := &d.ToolCalls[i]
 		call := s.toolCalls[tc.Index]
 		if call == nil {
 			if tc.Type != "" && tc.Type != "function" {
@@ -150,11 +188,28 @@ func (s *state) chunk(c sdk.ChatCompletionChunk, yield core.Yield) bool {
 		if !yield(model.StreamPart{Type: model.PartToolInputDelta, ID: call.id, Delta: tc.Function.Arguments}, nil) {
 			return false
 		}
-		if json.Valid(call.args) {
+		if mayBeComplete(call.args) && json.Valid(call.args) {
 			if !s.finishCall(call, yield) {
 				return false
 			}
 		}
+	}
+	return true
+}
+
+// mayBeComplete is false for arguments json.Valid would refuse at a
+// glance: an object or array not closed yet. It spares re-validating
+// the whole of a long argument text after each of its deltas.
+func mayBeComplete(args []byte) bool {
+	args = bytes.TrimSpace(args)
+	if len(args) == 0 {
+		return false
+	}
+	switch args[0] {
+	case '{':
+		return args[len(args)-1] == '}'
+	case '[':
+		return args[len(args)-1] == ']'
 	}
 	return true
 }

@@ -1,7 +1,8 @@
 // Package core is what the Responses model (package openai) and the Chat
 // Completions model (package chat) share: the client options built from a
-// Config, the HTTP error type, the driving of a server-sent event stream,
-// the provider-option keys, per-call request options and the prompt
+// Config, the HTTP error type, the driving of a server-sent event stream
+// (and the lenient JSON member types its events are decoded into), the
+// provider-option keys, per-call request options and the prompt
 // conversions both APIs make the same way.
 //
 // It imports only the SDK's light packages (option, responses,
@@ -10,7 +11,9 @@
 package core
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -152,45 +155,86 @@ func (b Base) ProviderOptions(po model.ProviderOptions) map[string]any {
 	return out
 }
 
-// RequestOptions are the per-call options of req: headers and retries.
-func RequestOptions(req *model.Request) []option.RequestOption {
-	var opts []option.RequestOption
+// RequestOptions are the per-call options of req: headers and retries,
+// then extra (the call's own, e.g. where the response goes).
+func RequestOptions(req *model.Request, extra ...option.RequestOption) []option.RequestOption {
+	if len(req.Headers) == 0 && req.Settings.MaxRetries == nil {
+		return extra
+	}
+	opts := make([]option.RequestOption, 0, len(req.Headers)+1+len(extra))
 	for k, v := range req.Headers {
 		opts = append(opts, option.WithHeader(k, v))
 	}
 	if req.Settings.MaxRetries != nil {
 		opts = append(opts, option.WithMaxRetries(max(*req.Settings.MaxRetries, 0)))
 	}
-	return opts
+	return append(opts, extra...)
 }
 
 // Yield is the yield function of a model's stream.
 type Yield = func(model.StreamPart, error) bool
 
-// Run drives one streaming call: it yields stream-start with warnings,
-// then hands every event to event (false stops the stream), and reports
+// ErrorField is embedded in a stream's event type: an event with a
+// top-level "error" member is the stream's error, as the SDK's
+// ssestream.Stream reads it.
+type ErrorField struct {
+	Error json.RawMessage `json:"error"`
+}
+
+// StreamErrorJSON returns the event's "error" member, nil without one.
+func (f *ErrorField) StreamErrorJSON() json.RawMessage { return f.Error }
+
+// Event is a pointer to an event type T (which embeds ErrorField).
+type Event[T any] interface {
+	*T
+	StreamErrorJSON() json.RawMessage
+}
+
+// Run drives one streaming call whose HTTP exchange the SDK made (res and
+// err are what it returned): it reads res's server-sent events with the
+// SDK's decoder, decodes each event's JSON into a T (reused from event to
+// event: event must not keep it), yields stream-start with warnings, then
+// hands every event to event (false stops the stream), and reports
 // whether the stream ended normally, the caller then yielding its finish
-// part. An HTTP error before the first event is yielded as an *Error
-// (nothing else); a stream that broke afterwards becomes an error part; a
-// cancelled context is yielded as the error.
-func Run[T any](ctx context.Context, stream *ssestream.Stream[T], warnings []model.Warning, yield Yield, event func(T) bool) bool {
-	defer stream.Close()
-	more := stream.Next()
-	if !more {
-		if err := stream.Err(); err != nil && !isStreamError(err) {
-			yield(model.StreamPart{}, WrapError(ctx, err))
-			return false
+// part. An HTTP error, or a failure before the first event, is yielded as
+// an error (an *Error for an HTTP error) and nothing else; a stream that
+// broke afterwards becomes an error part; a cancelled context is yielded
+// as the error.
+//
+// Events are read as the SDK's ssestream.Stream reads them (a "[DONE]"
+// event ends the stream, an event with a top-level "error" member is an
+// *ssestream.StreamError), but decoded with encoding/json into the
+// caller's own small types instead of the SDK's: a member of an
+// unexpected JSON type is left zero, as the SDK leaves it invalid.
+func Run[T any, P Event[T]](ctx context.Context, res *http.Response, err error, warnings []model.Warning, yield Yield, event func(*T) bool) bool {
+	if err != nil {
+		if res != nil && res.Body != nil {
+			_ = res.Body.Close()
 		}
+		yield(model.StreamPart{}, WrapError(ctx, err))
+		return false
+	}
+	dec := ssestream.NewDecoder(res)
+	if dec == nil {
+		yield(model.StreamPart{}, errors.New("openai: no response body"))
+		return false
+	}
+	defer dec.Close()
+	v := P(new(T))
+	more, err := next(dec, v)
+	if !more && err != nil && !isStreamError(err) {
+		yield(model.StreamPart{}, WrapError(ctx, err))
+		return false
 	}
 	if !yield(model.StreamPart{Type: model.PartStreamStart, Warnings: warnings}, nil) {
 		return false
 	}
-	for ; more; more = stream.Next() {
-		if !event(stream.Current()) {
+	for more {
+		if !event(v) {
 			return false
 		}
+		more, err = next(dec, v)
 	}
-	err := stream.Err()
 	switch {
 	case err != nil && ctx.Err() == nil:
 		yield(model.StreamPart{Type: model.PartError, Err: WrapError(ctx, err)}, nil)
@@ -200,6 +244,39 @@ func Run[T any](ctx context.Context, stream *ssestream.Stream[T], warnings []mod
 		return false
 	}
 	return true
+}
+
+// next decodes the next event into v; false is the end of the stream, an
+// error its failure.
+func next[T any, P Event[T]](dec ssestream.Decoder, v P) (bool, error) {
+	if !dec.Next() {
+		return false, dec.Err()
+	}
+	ev := dec.Event()
+	if bytes.HasPrefix(ev.Data, []byte("[DONE]")) {
+		return false, nil
+	}
+	var zero T
+	*v = zero
+	if err := json.Unmarshal(ev.Data, v); err != nil {
+		if te := (*json.UnmarshalTypeError)(nil); !errors.As(err, &te) {
+			return false, err
+		}
+	}
+	if e := v.StreamErrorJSON(); e != nil {
+		return false, &ssestream.StreamError{Message: "received error while streaming: " + jsonString(e), Event: ev}
+	}
+	return true, nil
+}
+
+// jsonString renders a JSON value as the SDK's stream error message does:
+// a string as its text, null as nothing, anything else as its JSON.
+func jsonString(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	return string(raw)
 }
 
 func isStreamError(err error) bool {

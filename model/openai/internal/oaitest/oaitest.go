@@ -6,6 +6,7 @@ import (
 	"context"
 	"net/http"
 	"net/url"
+	"runtime"
 	"testing"
 	"time"
 
@@ -96,4 +97,20 @@ func Credentials(t *testing.T, fixture, path string, newModel ModelAt) {
 			t.Errorf("OpenAI got %s: %q, want %q", k, v, want)
 		}
 	}
+}
+
+// BareHeaders sets the headers the SDK sends on a request, as the
+// packages' bare-loop benchmarks send them by hand.
+func BareHeaders(h http.Header, apiKey string) {
+	h.Set("Content-Type", "application/json")
+	h.Set("Accept", "application/json")
+	h.Set("Authorization", "Bearer "+apiKey)
+	h.Set("User-Agent", "OpenAI/Go 3.98.0")
+	h.Set("X-Stainless-Arch", "x64")
+	h.Set("X-Stainless-Lang", "go")
+	h.Set("X-Stainless-Os", "Linux")
+	h.Set("X-Stainless-Package-Version", "3.98.0")
+	h.Set("X-Stainless-Retry-Count", "0")
+	h.Set("X-Stainless-Runtime", "go")
+	h.Set("X-Stainless-Runtime-Version", runtime.Version())
 }
