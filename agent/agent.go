@@ -104,6 +104,9 @@ type Config struct {
 	// Tracer makes the run's spans (default: the global provider's, and
 	// none at all when no provider is installed).
 	Tracer trace.Tracer
+	// Engine carries out the runs' effects: model calls, tool calls,
+	// saves (default: LocalEngine, in this process).
+	Engine Engine
 }
 
 // Agent is an agent. It is safe for concurrent use: runs share nothing
@@ -160,6 +163,14 @@ func New(cfg Config) (*Agent, error) {
 		a.agentTools["workflow-"+k] = workflows.Tool(k, w)
 	}
 	return a, nil
+}
+
+// engine is the agent's Engine.
+func (a *Agent) engine() Engine {
+	if a.cfg.Engine != nil {
+		return a.cfg.Engine
+	}
+	return LocalEngine{}
 }
 
 // ID returns the agent's id.

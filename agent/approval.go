@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 
-	"github.com/gomastra/mastra/model"
-	"github.com/gomastra/mastra/stream"
 	"github.com/gomastra/mastra/tools"
 )
 
@@ -41,15 +39,15 @@ func WithToolApprovalFunc(fn func(ctx context.Context, req ApprovalRequest) (boo
 // approval function replaces it; else the tool's static flag adds to it.
 // Failures of either function count as "required": consent is never skipped
 // by an error.
-func (r *run) approvalRequired(t *tools.Tool, c call) bool {
+func (r *run) approvalRequired(t *tools.Tool, c callState) bool {
 	seed := r.opts.requireApproval
 	if fn := r.opts.approvalFunc; fn != nil {
-		v, err := fn(r.ctx, ApprovalRequest{ToolName: c.name, ToolCallID: c.id, Args: c.args, RequestContext: r.opts.requestContext})
+		v, err := fn(r.ctx, ApprovalRequest{ToolName: c.Name, ToolCallID: c.ID, Args: c.Args, RequestContext: r.opts.requestContext})
 		seed = seed || err != nil || v
 	}
 	if t.HasApprovalFunc() {
 		var input any
-		_ = json.Unmarshal(c.args, &input)
+		_ = json.Unmarshal(c.Args, &input)
 		v, err := t.NeedsApproval(r.ctx, input, r.opts.requestContext)
 		return err != nil || v
 	}
@@ -63,38 +61,10 @@ func (r *run) sequential() bool {
 	if r.opts.requireApproval || r.opts.approvalFunc != nil {
 		return true
 	}
-	for _, t := range r.active {
+	for _, t := range r.kit.active {
 		if t.HasSuspendSchema() || t.RequireApproval() || t.HasApprovalFunc() {
 			return true
 		}
 	}
 	return false
-}
-
-// deniedResult is a declined call: a tool-output-denied chunk, and the
-// decline for the model. As in Mastra, the model is told the reason (or
-// DefaultDeclineReason) as the call's text result.
-func (r *run) deniedResult(i int, c call, reason string) *callResult {
-	if reason == "" {
-		reason = DefaultDeclineReason
-	}
-	return &callResult{
-		index: i,
-		chunk: stream.Chunk{Type: stream.TypeToolOutputDenied, RunID: r.opts.runID, From: stream.FromAgent, Payload: stream.ToolOutputDeniedPayload{
-			ToolCallID: c.id, ToolName: c.name, Args: c.args, Approval: stream.Approval{ID: c.id, Approved: false, Reason: reason},
-		}},
-		part: &model.ToolResultPart{ToolCallID: c.id, ToolName: c.name, Output: model.TextOutput(reason), Input: argsOrEmpty(c.args)},
-	}
-}
-
-// suspendedResult is a call that suspended: it waits with its payload and
-// the schema its resume data must match.
-func (r *run) suspendedResult(i int, pc pendingCall, t *tools.Tool, s *tools.Suspension) *callResult {
-	w := pc
-	w.Status, w.SuspendPayload, w.SuspendedRunID = callSuspended, s.Payload, s.Options.RunID
-	w.ResumeSchema = s.Options.ResumeSchema
-	if w.ResumeSchema == "" {
-		w.ResumeSchema = t.ResumeSchemaJSON()
-	}
-	return &callResult{index: i, waiting: &w, chunk: r.waitingChunk(w)}
 }

@@ -1,9 +1,7 @@
 package agent
 
 import (
-	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"maps"
 
@@ -114,8 +112,8 @@ func (r *run) withAutoResume(messages []model.Message) []model.Message {
 // arguments ask to resume.
 type autoResumeTarget struct {
 	stored *storage.Run
-	snap   *snapshot
-	call   pendingCall
+	state  *runState
+	call   callState
 	data   json.RawMessage
 }
 
@@ -123,12 +121,12 @@ type autoResumeTarget struct {
 // they name a suspended call, finds and claims it. It returns the call
 // with clean arguments, the target (nil for an ordinary call), or an
 // error to report to the model.
-func (r *run) takeResumeKeys(c call) (call, *autoResumeTarget, error) {
-	if !r.opts.autoResume || c.args == nil {
+func (r *run) takeResumeKeys(c callState) (callState, *autoResumeTarget, error) {
+	if !r.opts.autoResume || c.Args == nil {
 		return c, nil, nil
 	}
 	var args map[string]json.RawMessage
-	if json.Unmarshal(c.args, &args) != nil {
+	if json.Unmarshal(c.Args, &args) != nil {
 		return c, nil, nil
 	}
 	idRaw, hasID := args[keySuspendedToolCallID]
@@ -141,13 +139,13 @@ func (r *run) takeResumeKeys(c call) (call, *autoResumeTarget, error) {
 	delete(args, keyResumeData)
 	delete(args, keySuspendedToolRunID)
 	clean, _ := json.Marshal(args)
-	c.args = clean
+	c.Args = clean
 	var id string
 	_ = json.Unmarshal(idRaw, &id)
 	if id == "" {
 		return c, nil, nil
 	}
-	t, err := r.findSuspended(id, c.name)
+	t, err := r.findSuspended(id, c.Name)
 	if err != nil {
 		return c, nil, err
 	}
@@ -165,11 +163,11 @@ func (r *run) findSuspended(id, name string) (*autoResumeTarget, error) {
 		return nil, err
 	}
 	for i := range runs {
-		var snap snapshot
-		if json.Unmarshal(runs[i].Snapshot, &snap) != nil || snap.Pending == nil {
+		st, err := decodeState(runs[i].Snapshot, runs[i].Deltas)
+		if err != nil || st.Pending == nil {
 			continue
 		}
-		for _, pc := range snap.Pending.Calls {
+		for _, pc := range st.Pending.Calls {
 			if pc.ID != id || !pc.waiting() {
 				continue
 			}
@@ -179,7 +177,7 @@ func (r *run) findSuspended(id, name string) (*autoResumeTarget, error) {
 			if pc.Name != name {
 				return nil, fmt.Errorf("tool call %q is a suspended call of %q, not of %q", id, pc.Name, name)
 			}
-			return &autoResumeTarget{stored: &runs[i], snap: &snap, call: pc}, nil
+			return &autoResumeTarget{stored: &runs[i], state: st, call: pc}, nil
 		}
 	}
 	return nil, fmt.Errorf("no suspended tool call %q on this thread to resume", id)
@@ -189,34 +187,33 @@ func (r *run) findSuspended(id, name string) (*autoResumeTarget, error) {
 // run: the old run no longer waits for it (and is removed when nothing
 // else waits there).
 func (r *run) settleAutoResumed(t *autoResumeTarget) {
-	ctx := context.WithoutCancel(r.ctx)
-	store := r.agent.runStore()
-	waiting := false
-	for i := range t.snap.Pending.Calls {
-		pc := &t.snap.Pending.Calls[i]
-		if pc.ID == t.call.ID {
-			pc.Status = callDone
-			pc.Result = &model.ToolResultPart{ToolCallID: pc.ID, ToolName: pc.Name, Output: model.TextOutput("Resumed in run " + r.opts.runID), Input: argsOrEmpty(pc.Args)}
-		} else if pc.waiting() {
-			waiting = true
-		}
-	}
+	ctx := r.storageCtx()
+	j := continueJournal(r.agent.runStore(), t.stored, true)
 	var err error
-	if waiting {
-		raw, merr := json.Marshal(t.snap)
-		if merr != nil {
-			err = merr
-		} else {
-			stored := *t.stored
-			stored.Snapshot = raw
-			_, err = store.SaveRun(ctx, stored)
-		}
-	} else if derr := store.DeleteRun(ctx, t.stored.RunID); derr != nil && !errors.Is(derr, storage.ErrNotFound) {
-		err = derr
+	if i, waiting := t.settle(r.opts.runID); waiting {
+		err = j.record(ctx, storage.RunSuspended, t.state, &stateChange{Call: &callChange{Index: i, Call: t.state.Pending.Calls[i]}})
+	} else {
+		err = j.remove(ctx)
 	}
 	if err != nil {
 		r.agent.cfg.Logger.Warn("agent: settling an auto-resumed call: "+err.Error(), "agent", r.agent.cfg.ID, "runId", t.stored.RunID)
 	}
+}
+
+// settle marks the target call done, resumed in run runID, and returns
+// its index and whether other calls of its run still wait.
+func (t *autoResumeTarget) settle(runID string) (index int, waiting bool) {
+	for i := range t.state.Pending.Calls {
+		c := &t.state.Pending.Calls[i]
+		if c.ID == t.call.ID {
+			index = i
+			c.Status = callDone
+			c.Result = &model.ToolResultPart{ToolCallID: c.ID, ToolName: c.Name, Output: model.TextOutput("Resumed in run " + runID), Input: argsOrEmpty(c.Args)}
+		} else if c.waiting() {
+			waiting = true
+		}
+	}
+	return index, waiting
 }
 
 // resumedInvocation fills a tool invocation for an auto-resumed call.

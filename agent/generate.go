@@ -17,23 +17,22 @@ func (a *Agent) Generate(ctx context.Context, input any, opts ...Option) (*Outpu
 	if err != nil {
 		return nil, err
 	}
-	return r.drain(ctx, func() { r.loop(msgs) })
+	return r.drain(ctx, func(out sink) { r.begin(out, msgs) })
 }
 
 // drain runs the run (body) collecting its chunks, and returns its
 // output: with the run's error when it failed, or ctx's when it ended.
-func (r *run) drain(ctx context.Context, body func()) (*Output, error) {
-	defer r.cancel()
+func (r *run) drain(ctx context.Context, body func(out sink)) (*Output, error) {
+	defer r.cancel(nil)
 	var chunks []stream.Chunk
-	r.yield = func(c stream.Chunk, _ error) bool {
+	body(func(c stream.Chunk) bool {
 		chunks = append(chunks, c)
 		return true
-	}
-	body()
+	})
 	out := r.output()
 	out.Chunks = chunks
-	if r.err != nil {
-		return out, r.err
+	if r.result.err != nil {
+		return out, r.result.err
 	}
 	return out, ctx.Err()
 }

@@ -56,7 +56,7 @@ func (r *run) mapIngested(p model.Part) (model.Part, bool) {
 	if tr.Output.Type != model.OutputJSON && tr.Output.Type != model.OutputText {
 		return p, false
 	}
-	t := r.lookup(tr.ToolName)
+	t := r.kit.lookup(tr.ToolName)
 	if t == nil || !t.HasToModelOutput() {
 		return p, false
 	}

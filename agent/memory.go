@@ -76,7 +76,7 @@ func (r *run) remember() error {
 			if err := json.Unmarshal(m.Content, &msg); err != nil {
 				return fmt.Errorf("memory: message %s: %w", m.ID, err)
 			}
-			r.history = append(r.history, msg)
+			r.state.History = append(r.state.History, msg)
 		}
 	}
 	return nil
@@ -87,11 +87,11 @@ func (r *run) remember() error {
 // that nothing the agent acknowledged is lost. The messages' ids derive
 // from the run: saving them again (a recovery) replaces them.
 func (r *run) rememberInput(carried []model.Message) error {
-	if !r.memoryWrites() || len(r.user)+len(carried) == 0 {
+	if !r.memoryWrites() || len(r.state.User)+len(carried) == 0 {
 		return nil
 	}
 	var msgs []storage.Message
-	for i, m := range append(slices.Clip(r.user), carried...) {
+	for i, m := range append(slices.Clip([]model.Message(r.state.User)), carried...) {
 		sm, err := r.stored(r.messageIDOf("input", i), m, nil)
 		if err != nil {
 			return err
@@ -116,11 +116,11 @@ func (r *run) storageCtx() context.Context { return context.WithoutCancel(r.ctx)
 // suspended one, whose waiting entries are then gone) and tool results,
 // under ids that derive from the step, so that a step saved again after a
 // crash replaces its messages instead of adding copies.
-func (r *run) rememberStep(step int, res *stepResult, results []model.ToolResultPart) error {
+func (r *run) rememberStep(step int, p *stepState, results []model.ToolResultPart) error {
 	if !r.memoryWrites() {
 		return nil
 	}
-	am, err := r.stored(r.messageIDOf("assistant", step), r.transcribed(res.assistant), nil)
+	am, err := r.stored(r.messageIDOf("assistant", step), r.transcribed(p.Assistant), nil)
 	if err != nil {
 		return err
 	}
@@ -156,8 +156,8 @@ func (r *run) transcribed(m model.Message) model.Message {
 				tc.Phase, tc.Output, tc.Error = transform.PhaseError, nil, p.ToolResult.Output.Value
 			}
 		}
-		t := r.lookup(name)
-		if t == nil || (r.policy == nil && t.Transform() == nil) {
+		t := r.kit.lookup(name)
+		if !r.transforms(t) {
 			out.Content = append(out.Content, p)
 			continue
 		}
@@ -198,11 +198,12 @@ type waitingEntry struct {
 // rememberSuspended saves the suspended step's assistant message with the
 // calls it waits for in its metadata.
 func (r *run) rememberSuspended() error {
-	if !r.memoryWrites() || r.pending == nil {
+	p := r.state.Pending
+	if !r.memoryWrites() || p == nil {
 		return nil
 	}
 	suspended, approvals := map[string]waitingEntry{}, map[string]waitingEntry{}
-	for _, c := range r.pending.Calls {
+	for _, c := range p.Calls {
 		if !c.waiting() {
 			continue
 		}
@@ -216,7 +217,7 @@ func (r *run) rememberSuspended() error {
 				e.SuspendPayload = c.SuspendPayload
 			}
 		}
-		if t := r.lookup(c.Name); t != nil && (r.policy != nil || t.Transform() != nil) {
+		if t := r.kit.lookup(c.Name); r.transforms(t) {
 			tc := transform.Context{Target: transform.TargetTranscript, Phase: phase, ToolName: c.Name, ToolCallID: c.ID, Input: e.Args, SuspendPayload: e.SuspendPayload}
 			if res := transform.Apply(r.ctx, r.agent.cfg.Logger, r.policy, t.Transform(), tc); res != nil {
 				if v, ok := res.Value(); ok {
@@ -241,7 +242,7 @@ func (r *run) rememberSuspended() error {
 	if len(approvals) > 0 {
 		meta["pendingToolApprovals"] = approvals
 	}
-	am, err := r.stored(r.messageIDOf("assistant", r.stepN), r.pending.Assistant, meta)
+	am, err := r.stored(r.messageIDOf("assistant", r.state.Step), p.Assistant, meta)
 	if err != nil {
 		return err
 	}

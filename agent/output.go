@@ -111,30 +111,26 @@ func (s Step) record() stream.StepRecord {
 
 // output assembles the run's FullOutput once the loop has ended.
 func (r *run) output() *Output {
+	steps, res := r.report.steps, r.result
 	out := &Output{
-		Steps: r.steps, FinishReason: r.finishReason, Usage: r.usage, TotalUsage: r.usage,
+		Steps: steps, FinishReason: res.finishReason, Usage: model.Usage(r.state.Usage), TotalUsage: model.Usage(r.state.Usage),
 		Warnings: []model.Warning{}, Request: map[string]any{}, Reasoning: []model.Part{},
 		ToolCalls: []stream.Chunk{}, ToolResults: []stream.Chunk{}, Sources: []model.Source{}, Files: []model.GeneratedFile{},
-		Object: r.object, UsedFallbackValue: r.usedFallback, Error: r.err, Tripwire: r.tripwire, RunID: r.opts.runID,
-		Response: Response{ModelMetadata: r.modelMetadata(), Messages: clip(r.response)},
+		Object: res.object, UsedFallbackValue: res.usedFallback, Error: res.err, Tripwire: res.tripwire, RunID: r.opts.runID,
+		Response: Response{ModelMetadata: r.modelMetadata(), Messages: clip(r.state.Response)},
 	}
 	if out.Steps == nil {
 		out.Steps = []Step{}
 	}
-	if r.finishReason == model.FinishSuspended && r.pending != nil {
-		for _, c := range r.pending.Calls {
-			if c.waiting() {
-				out.SuspendPayload = r.waitingChunk(c).Payload
-				out.ResumeSchema = c.ResumeSchema
-				if c.Status == callApproval {
-					out.ResumeSchema = stream.ApprovalResumeSchema
-				}
-				break
-			}
+	if waiting := r.state.waitingCalls(); res.finishReason == model.FinishSuspended && len(waiting) > 0 {
+		c := waiting[0]
+		out.SuspendPayload, out.ResumeSchema = r.waitingChunk(c).Payload, c.ResumeSchema
+		if c.Status == callApproval {
+			out.ResumeSchema = stream.ApprovalResumeSchema
 		}
 	}
 	var text strings.Builder
-	for _, s := range r.steps {
+	for _, s := range steps {
 		out.ToolCalls = append(out.ToolCalls, s.ToolCalls...)
 		out.ToolResults = append(out.ToolResults, s.ToolResults...)
 		out.Sources = append(out.Sources, s.Sources...)
@@ -143,19 +139,10 @@ func (r *run) output() *Output {
 		text.WriteString(s.Text)
 	}
 	out.Text = text.String()
-	if n := len(r.steps); n > 0 {
-		last := r.steps[n-1]
+	if n := len(steps); n > 0 {
+		last := steps[n-1]
 		out.Warnings, out.Reasoning, out.ProviderMetadata = last.Warnings, last.Reasoning, last.ProviderMetadata
 		out.Response.ModelMetadata = last.Response.ModelMetadata
 	}
 	return out
-}
-
-// clip returns s with no room to grow, so that chunks and outputs holding
-// it never see later appends.
-func clip[T any](s []T) []T {
-	if s == nil {
-		return []T{}
-	}
-	return s[:len(s):len(s)]
 }

@@ -73,13 +73,13 @@ func (r *run) process(step int, messages []model.Message) ([]model.Message, erro
 			return nil, fmt.Errorf("processor %s: %w", p.ID(), err)
 		}
 	}
-	return in.Messages, r.offer(in.Tools)
+	return in.Messages, r.kit.offerList(in.Tools)
 }
 
 // resolveTools asks the processors that choose tools per step for the
 // tools of the step a resumed run finishes.
 func (r *run) resolveTools() error {
-	in := r.stepInput(r.stepN, r.messages)
+	in := r.stepInput(r.state.Step, r.conversation())
 	asked := false
 	for _, p := range r.agent.processors {
 		if tr, ok := p.(ToolResolver); ok {
@@ -92,7 +92,7 @@ func (r *run) resolveTools() error {
 	if !asked {
 		return nil
 	}
-	return r.offer(in.Tools)
+	return r.kit.offerList(in.Tools)
 }
 
 func (r *run) stepInput(step int, messages []model.Message) *StepInput {
@@ -100,27 +100,8 @@ func (r *run) stepInput(step int, messages []model.Message) *StepInput {
 		StepNumber: step, Messages: append([]model.Message(nil), messages...), RequestContext: r.opts.requestContext,
 		ThreadID: r.opts.threadID, ResourceID: r.opts.resourceID,
 	}
-	for _, name := range r.order {
-		in.Tools = append(in.Tools, StepTool{Name: name, Tool: r.active[name]})
+	for _, name := range r.kit.order {
+		in.Tools = append(in.Tools, StepTool{Name: name, Tool: r.kit.active[name]})
 	}
 	return in
-}
-
-// offer makes list the step's offered tools, in its order.
-func (r *run) offer(list []StepTool) error {
-	active := make(map[string]*tools.Tool, len(list))
-	order := make([]string, 0, len(list))
-	for _, st := range list {
-		if st.Tool == nil {
-			return fmt.Errorf("processor tool %q is nil", st.Name)
-		}
-		name := SanitizeToolName(st.Name)
-		if _, dup := active[name]; dup {
-			return fmt.Errorf("two step tools resolve to the name %q", name)
-		}
-		active[name] = st.Tool
-		order = append(order, name)
-	}
-	r.active, r.order = active, order
-	return nil
 }

@@ -6,9 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
-	"strconv"
 
-	"github.com/gomastra/mastra/model"
 	"github.com/gomastra/mastra/storage"
 	"github.com/gomastra/mastra/stream"
 	"github.com/gomastra/mastra/tools"
@@ -89,9 +87,8 @@ func (a *Agent) resumeStream(ctx context.Context, runID string, req resumeReques
 			yield(stream.Chunk{}, err)
 			return
 		}
-		defer r.cancel()
-		r.yield = yield
-		r.resumeLoop(in)
+		defer r.cancel(nil)
+		r.resume(r.sinkOf(yield), in)
 	}
 }
 
@@ -100,37 +97,25 @@ func (a *Agent) resumeGenerate(ctx context.Context, runID string, req resumeRequ
 	if err != nil {
 		return nil, err
 	}
-	return r.drain(ctx, func() { r.resumeLoop(in) })
+	return r.drain(ctx, func(out sink) { r.resume(out, in) })
 }
 
-// resumeLoop streams a resumed run. Unlike a fresh run's, its stream has
-// no start chunk: as Mastra's, it begins with what the waiting call
-// produced (tool-result, tool-output-denied, ...).
-func (r *run) resumeLoop(in *resumeInput) {
+// resume streams a resumed run. Unlike a fresh run's, its stream has no
+// start chunk: as Mastra's, it begins with what the waiting call produced
+// (tool-result, tool-output-denied, ...).
+func (r *run) resume(out sink, in *resumeInput) {
 	span := r.startRunSpan()
 	defer span.End()
-	r.runSteps(in)
+	r.steps(out, in)
 }
 
-// resumeRun loads run runID, checks and claims the resume, and rebuilds
-// the run from its snapshot.
+// resumeRun loads run runID, checks and claims the resume, and makes the
+// run of its state.
 func (a *Agent) resumeRun(ctx context.Context, runID string, req resumeRequest, opts []Option) (*run, *resumeInput, error) {
 	store := a.runStore()
-	stored, err := store.GetRun(ctx, runID)
-	if errors.Is(err, storage.ErrNotFound) || (err == nil && (stored.Kind != storage.KindAgent || stored.Name != a.cfg.ID)) {
-		return nil, nil, a.noSnapshotError(req.method, runID)
-	}
+	stored, state, err := a.loadRun(ctx, store, runID, req.method)
 	if err != nil {
-		return nil, nil, fmt.Errorf("agent %s: %s: %w", a.cfg.ID, req.method, err)
-	}
-	var snap snapshot
-	if err := json.Unmarshal(stored.Snapshot, &snap); err != nil {
-		return nil, nil, fmt.Errorf("agent %s: run %s: reading its snapshot: %w", a.cfg.ID, runID, err)
-	}
-	if snap.Pending != nil {
-		for i := range snap.Pending.Calls {
-			snap.Pending.Calls[i].restore()
-		}
+		return nil, nil, err
 	}
 	// A run stored as running is being resumed (or was, by a process
 	// that died): only a recovery (no resume data of its own) may take it
@@ -141,7 +126,7 @@ func (a *Agent) resumeRun(ctx context.Context, runID string, req resumeRequest, 
 		return nil, nil, a.resumeConflict(req.method, runID, fmt.Errorf("run %s is running", runID))
 	}
 	o := a.options(append([]Option{WithRunID(runID)}, opts...))
-	target, err := a.resumeTarget(req.method, runID, o.toolCallID, stored, &snap)
+	target, err := a.resumeTarget(req.method, runID, o.toolCallID, stored, state)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -152,68 +137,74 @@ func (a *Agent) resumeRun(ctx context.Context, runID string, req resumeRequest, 
 	if err := a.claim(ctx, store, stored, req.method); err != nil {
 		return nil, nil, err
 	}
-	a.restoreOptions(&o, opts, &snap)
-	r, err := a.newRun(ctx, o)
+	a.restoreOptions(&o, opts, state)
+	r, err := a.newRun(ctx, o, state)
 	if err != nil {
 		return nil, nil, err
 	}
-	r.persister.version, r.persister.created = stored.Version, stored.CreatedAt
-	r.instructions, r.history, r.user, r.input, r.response = snap.Instructions, snap.History, snap.User, snap.Input, snap.Response
-	r.stepN, r.usage, r.pending, r.carried = snap.Step, model.Usage(snap.Usage), snap.Pending, snap.Carried
-	// From here on the run is a resumed one; the step that waited ends
-	// first, with the step-finish Mastra rebuilds from its snapshot.
-	r.resumed, r.resumedStep = true, r.pending != nil
-	r.messages = append(append(r.baseMessages(), r.input...), r.response...)
-	if err := r.resolveTools(); err != nil {
-		r.cancel()
+	r.journal = continueJournal(store, stored, a.cfg.Storage != nil)
+	if err := r.takeUp(in, stored.Status == storage.RunRunning); err != nil {
+		r.cancel(nil)
 		return nil, nil, err
-	}
-	if in != nil {
-		// The waiting call runs again, with what the resume brought, saved
-		// at once: a new version, so that if this process dies during the
-		// call the run is found running and resumed again with the same
-		// data, under a claim of its own.
-		for i := range r.pending.Calls {
-			if c := &r.pending.Calls[i]; c.ID == in.toolCallID {
-				c.Status, c.Resume = callRunning, &storedResume{Data: in.data, Approval: in.approval}
-			}
-		}
-	}
-	if err := r.persist(storageRunning); err != nil {
-		r.cancel()
-		return nil, nil, err
-	}
-	if stored.Status == storage.RunRunning {
-		// A recovery: the process that died may have saved the run but
-		// not yet its input (saving it again replaces it).
-		if err := r.rememberInput(r.response[:min(r.carried, len(r.response))]); err != nil {
-			r.cancel()
-			return nil, nil, err
-		}
 	}
 	return r, in, nil
 }
 
-// claim takes the one right to resume the run's snapshot as it was
-// loaded (its version), then checks that the snapshot is still that one:
-// a resume that finished meanwhile deletes the run and its claims, and
-// must not let a late claim through.
-func (a *Agent) claim(ctx context.Context, store storage.Runs, stored *storage.Run, method string) error {
-	conflict := func(cause error) error { return a.resumeConflict(method, stored.RunID, cause) }
-	key := "v" + strconv.FormatInt(stored.Version, 10)
-	if err := store.ClaimResume(ctx, stored.RunID, key, a.cfg.ID); err != nil {
-		// Not found: the run finished (and was deleted) since it was read.
-		if errors.Is(err, storage.ErrConflict) || errors.Is(err, storage.ErrNotFound) {
-			return conflict(err)
+// loadRun loads run runID of this agent and its state.
+func (a *Agent) loadRun(ctx context.Context, store storage.Runs, runID, method string) (*storage.Run, *runState, error) {
+	stored, err := store.GetRun(ctx, runID)
+	if errors.Is(err, storage.ErrNotFound) || (err == nil && (stored.Kind != storage.KindAgent || stored.Name != a.cfg.ID)) {
+		return nil, nil, a.noSnapshotError(method, runID)
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("agent %s: %s: %w", a.cfg.ID, method, err)
+	}
+	state, err := decodeState(stored.Snapshot, stored.Deltas)
+	if err != nil {
+		return nil, nil, fmt.Errorf("agent %s: run %s: reading its state: %w", a.cfg.ID, runID, err)
+	}
+	return stored, state, nil
+}
+
+// takeUp makes the claimed run a resumed one and saves it whole, before
+// anything runs: the waiting call in gets what the resume brought (so
+// that if this process dies during the call, the run is found running
+// and resumed again with the same data, under a claim of its own). A
+// recovery (recovering) saves the run's input to memory again: the
+// process that died may have saved the run but not yet its input.
+func (r *run) takeUp(in *resumeInput, recovering bool) error {
+	r.report.resumedStep = r.state.Pending != nil
+	if err := r.resolveTools(); err != nil {
+		return err
+	}
+	r.state.apply(stateChange{Resumed: true})
+	if in != nil {
+		for i := range r.state.Pending.Calls {
+			if c := &r.state.Pending.Calls[i]; c.ID == in.toolCallID {
+				c.Status, c.Resume = callRunning, &storedResume{Data: in.data, Approval: in.approval}
+			}
 		}
-		return fmt.Errorf("agent %s: %s: %w", a.cfg.ID, method, err)
 	}
-	now, err := store.GetRun(ctx, stored.RunID)
-	if err != nil && !errors.Is(err, storage.ErrNotFound) {
-		return fmt.Errorf("agent %s: %s: %w", a.cfg.ID, method, err)
+	if err := r.save(storage.RunRunning, nil); err != nil {
+		return err
 	}
-	if err != nil || now.Version != stored.Version {
-		return conflict(fmt.Errorf("run %s moved on from version %d: %w", stored.RunID, stored.Version, storage.ErrConflict))
+	if !recovering {
+		return nil
+	}
+	s := r.state
+	return r.rememberInput(s.Response[:min(s.Carried, len(s.Response))])
+}
+
+// claim takes the one right to resume the run as it was loaded (its
+// version): of concurrent resumes, in any process, exactly one goes
+// through; the others get the resume-conflict error.
+func (a *Agent) claim(ctx context.Context, store storage.Runs, stored *storage.Run, method string) error {
+	err := storage.ClaimRun(ctx, store, stored, a.cfg.ID)
+	if errors.Is(err, storage.ErrConflict) {
+		return a.resumeConflict(method, stored.RunID, err)
+	}
+	if err != nil {
+		return fmt.Errorf("agent %s: %s: %w", a.cfg.ID, method, err)
 	}
 	return nil
 }
@@ -232,11 +223,11 @@ func (a *Agent) resumeConflict(method, runID string, cause error) error {
 
 // resumeTarget is the waiting call a resume is for: the one named, else
 // the first; nil when the run was left running by a process that died.
-func (a *Agent) resumeTarget(method, runID, toolCallID string, stored *storage.Run, snap *snapshot) (*pendingCall, error) {
-	if snap.Pending != nil {
-		for i, c := range snap.Pending.Calls {
+func (a *Agent) resumeTarget(method, runID, toolCallID string, stored *storage.Run, state *runState) (*callState, error) {
+	if state.Pending != nil {
+		for i, c := range state.Pending.Calls {
 			if c.waiting() && (toolCallID == "" || c.ID == toolCallID) {
-				return &snap.Pending.Calls[i], nil
+				return &state.Pending.Calls[i], nil
 			}
 		}
 	}
@@ -254,7 +245,7 @@ func (a *Agent) resumeTarget(method, runID, toolCallID string, stored *storage.R
 // an approval decision for a call waiting for approval (from the
 // Approve/Decline APIs, or resume data {approved, reason?}), resume data
 // for a suspended one.
-func resumeFor(target *pendingCall, req resumeRequest) (*resumeInput, error) {
+func resumeFor(target *callState, req resumeRequest) (*resumeInput, error) {
 	if target == nil {
 		return nil, nil
 	}
@@ -291,7 +282,7 @@ func resumeFor(target *pendingCall, req resumeRequest) (*resumeInput, error) {
 
 // restoreOptions gives a resumed run the suspended run's memory, request
 // context, context messages and step limit where the caller gave none.
-func (a *Agent) restoreOptions(o *runOptions, given []Option, snap *snapshot) {
+func (a *Agent) restoreOptions(o *runOptions, given []Option, snap *runState) {
 	var explicit runOptions
 	for _, opt := range given {
 		opt(&explicit)

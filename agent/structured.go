@@ -208,23 +208,23 @@ func (st *structuring) inline(msgs []model.Message) []model.Message {
 	return append(out, model.UserText(text))
 }
 
-// outcome is what checking an answer gave: the object, or the error in
+// checked is what checking an answer gave: the object, or the error in
 // Mastra's form.
-type outcome struct {
+type checked struct {
 	object any
 	err    *RunError
 }
 
 // check parses and validates a final answer's text.
-func (st *structuring) check(text string, reason model.FinishReason) outcome {
+func (st *structuring) check(text string, reason model.FinishReason) checked {
 	if reason == model.FinishLength || reason == model.FinishContentFilter {
-		return outcome{err: &RunError{
+		return checked{err: &RunError{
 			Message: fmt.Sprintf("Structured output was truncated because the model finished with reason %q.", reason),
 			Code:    "STRUCTURED_OUTPUT_TRUNCATED", Details: map[string]any{"finishReason": reason, "value": text},
 		}}
 	}
 	if text == "" {
-		return outcome{err: &RunError{Message: "No object generated: could not parse the response."}}
+		return checked{err: &RunError{Message: "No object generated: could not parse the response."}}
 	}
 	raw := preprocessJSONText(text)
 	v, _ := partialjson.Parse(raw)
@@ -244,12 +244,12 @@ func (st *structuring) check(text string, reason model.FinishReason) outcome {
 				diag = string(b)
 			}
 		}
-		return outcome{err: &RunError{
+		return checked{err: &RunError{
 			Message: "Structured output validation failed: " + strings.Join(lines, "\n"),
 			Code:    "STRUCTURED_OUTPUT_SCHEMA_VALIDATION_FAILED", Details: map[string]any{"value": diag},
 		}}
 	}
-	return outcome{object: validated}
+	return checked{object: validated}
 }
 
 // unwrap takes an array answer out of its {"elements": ...} wrapper.
@@ -371,7 +371,7 @@ func (st *stringState) step(c byte) bool {
 func (r *run) structuringPrompt() string {
 	var reasoning, text strings.Builder
 	var calls, results []string
-	for _, s := range r.steps {
+	for _, s := range r.report.steps {
 		reasoning.WriteString(s.ReasoningText)
 		text.WriteString(s.Text)
 		for _, c := range s.ToolCalls {
@@ -472,42 +472,45 @@ func (po *partialObject) add(delta string) (map[string]any, bool) {
 	return m, true
 }
 
-// objectDelta reports the partial object a text delta of the answer
-// completes, as an "object" chunk sent before the delta's own chunk.
-func (r *run) objectDelta(po *partialObject, delta, runID string, meta map[string]any) {
-	m, ok := po.add(delta)
-	if !ok {
-		return
-	}
-	var v any = m
-	if r.st.wrapped {
-		e, ok := m["elements"]
+// objectsOf turns deltas of an answer into "object" chunks of runID
+// (with meta), one for each new partial object the answer completes.
+func (r *run) objectsOf(runID string, meta map[string]any) func(delta string) (stream.Chunk, bool) {
+	var po partialObject
+	return func(delta string) (stream.Chunk, bool) {
+		m, ok := po.add(delta)
 		if !ok {
-			return
+			return stream.Chunk{}, false
 		}
-		v = e
+		var v any = m
+		if r.st.wrapped {
+			e, ok := m["elements"]
+			if !ok {
+				return stream.Chunk{}, false
+			}
+			v = e
+		}
+		return stream.Chunk{Type: stream.TypeObject, RunID: runID, From: stream.FromAgent, Object: v, Metadata: meta}, true
 	}
-	r.send(stream.Chunk{Type: stream.TypeObject, RunID: runID, From: stream.FromAgent, Object: v, Metadata: meta})
 }
 
 // structure turns the final answer into the object (after the last
 // step's chunks, before its step-finish) and returns the step's finish
 // reason: unchanged, "error" when a strict direct answer fails, or
 // "tripwire" when a strict structuring model's does.
-func (r *run) structure(text string, reason model.FinishReason) model.FinishReason {
+func (r *run) structure(out sink, text string, reason model.FinishReason) model.FinishReason {
 	if r.st.direct() {
-		return r.settle(r.st.check(text, reason), reason, r.opts.runID, nil)
+		return r.settle(out, r.st.check(text, reason), reason, r.opts.runID, nil)
 	}
 	meta := map[string]any{"from": "structured-output"}
-	runID := newID()
+	runID := r.engine.NewID()
 	req := &model.Request{
 		Messages:       []model.Message{model.System(r.st.structurerInstructions()), model.UserText(r.structuringPrompt())},
 		ResponseFormat: &model.ResponseFormat{Type: "json", Schema: r.st.modelSchema},
 	}
-	var po partialObject
+	objects := r.objectsOf(runID, meta)
 	var answer strings.Builder
 	structReason := model.FinishUnknown
-	for p, err := range r.st.so.Model.Stream(r.ctx, req) {
+	for p, err := range r.engine.CallModel(r.ctx, r.st.so.Model, req) {
 		if err == nil && p.Type == model.PartError {
 			err = p.Err
 			if err == nil {
@@ -515,40 +518,25 @@ func (r *run) structure(text string, reason model.FinishReason) model.FinishReas
 			}
 		}
 		if err != nil {
-			return r.settle(outcome{err: &RunError{Message: err.Error(), cause: err}}, reason, runID, meta)
+			return r.settle(out, checked{err: &RunError{Message: err.Error(), cause: err}}, reason, runID, meta)
 		}
 		switch p.Type {
 		case model.PartTextDelta:
 			answer.WriteString(p.Delta)
-			r.objectDelta(&po, p.Delta, runID, meta)
+			if c, ok := objects(p.Delta); ok && !out(c) {
+				return reason
+			}
 		case model.PartFinish:
 			structReason = p.FinishReason
 		}
-		if r.stopped {
-			return reason
-		}
 	}
-	return r.settle(r.st.check(answer.String(), structReason), reason, runID, meta)
+	return r.settle(out, r.st.check(answer.String(), structReason), reason, runID, meta)
 }
 
 // settle applies the error strategy to a checked answer.
-func (r *run) settle(oc outcome, reason model.FinishReason, runID string, meta map[string]any) model.FinishReason {
-	result := func(obj any, extra map[string]any) {
-		md := map[string]any{}
-		for k, v := range extra {
-			md[k] = v
-		}
-		for k, v := range meta {
-			md[k] = v
-		}
-		if len(md) == 0 {
-			md = nil
-		}
-		r.object, r.stepObject = obj, true
-		r.send(stream.Chunk{Type: stream.TypeObjectResult, RunID: runID, From: stream.FromAgent, Object: obj, Metadata: md})
-	}
+func (r *run) settle(out sink, oc checked, reason model.FinishReason, runID string, meta map[string]any) model.FinishReason {
 	if oc.err == nil {
-		result(oc.object, nil)
+		r.objectResult(out, oc.object, runID, meta, nil)
 		return reason
 	}
 	oc.err.Domain, oc.err.Category = "AGENT", "SYSTEM"
@@ -557,18 +545,35 @@ func (r *run) settle(oc outcome, reason model.FinishReason, runID string, meta m
 		r.agent.cfg.Logger.Warn(oc.err.Message, "agent", r.agent.cfg.ID, "runId", r.opts.runID)
 		return reason
 	case FallbackErrors:
-		r.usedFallback = true
-		result(r.st.so.FallbackValue, map[string]any{"fallback": true})
+		r.result.usedFallback = true
+		r.objectResult(out, r.st.so.FallbackValue, runID, meta, map[string]any{"fallback": true})
 		return reason
 	}
 	if r.st.direct() {
-		r.err = oc.err
-		r.emit(stream.TypeError, stream.FromAgent, stream.ErrorPayload{Error: oc.err})
+		r.result.err = oc.err
+		r.emit(out, stream.TypeError, stream.ErrorPayload{Error: oc.err})
 		return model.FinishError
 	}
-	r.tripwire = &Tripwire{
+	r.result.tripwire = &Tripwire{
 		Reason: "[StructuredOutputProcessor] Structuring failed: " + oc.err.Message, Retry: true,
 		Metadata: map[string]any{"error": oc.err}, ProcessorID: "structured-output",
 	}
 	return model.FinishTripwire
+}
+
+// objectResult reports the run's object: its object-result chunk, with
+// meta and extra as metadata.
+func (r *run) objectResult(out sink, obj any, runID string, meta, extra map[string]any) {
+	md := map[string]any{}
+	for k, v := range extra {
+		md[k] = v
+	}
+	for k, v := range meta {
+		md[k] = v
+	}
+	if len(md) == 0 {
+		md = nil
+	}
+	r.result.object, r.report.stepObject = obj, true
+	out(stream.Chunk{Type: stream.TypeObjectResult, RunID: runID, From: stream.FromAgent, Object: obj, Metadata: md})
 }

@@ -70,9 +70,9 @@ func (a *Agent) listRuns(ctx context.Context, status string, f SuspendedRunsFilt
 	}
 	runs := make([]SuspendedRun, 0, len(stored))
 	for _, r := range stored {
-		var snap snapshot
-		if err := json.Unmarshal(r.Snapshot, &snap); err != nil {
-			return nil, 0, fmt.Errorf("agent %s: run %s: reading its snapshot: %w", a.cfg.ID, r.RunID, err)
+		snap, err := decodeState(r.Snapshot, r.Deltas)
+		if err != nil {
+			return nil, 0, fmt.Errorf("agent %s: run %s: reading its state: %w", a.cfg.ID, r.RunID, err)
 		}
 		sr := SuspendedRun{RunID: r.RunID, Status: r.Status, ThreadID: r.ThreadID, ResourceID: r.ResourceID, SuspendedAt: suspendedAt(r), ToolCalls: []SuspendedToolCall{}}
 		if snap.Pending != nil {

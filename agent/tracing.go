@@ -56,7 +56,7 @@ func (r *run) startModelSpan() (context.Context, trace.Span) {
 	if t == nil {
 		return r.ctx, noop.Span{}
 	}
-	m := r.model
+	m := r.models.step
 	return t.Start(r.ctx, "chat "+m.ModelID(), trace.WithSpanKind(trace.SpanKindClient), trace.WithAttributes(
 		attribute.String("gen_ai.operation.name", "chat"),
 		attribute.String("gen_ai.provider.name", m.Provider()),
@@ -64,15 +64,16 @@ func (r *run) startModelSpan() (context.Context, trace.Span) {
 	))
 }
 
-func endModelSpan(span trace.Span, res *stepResult, err error) {
-	if err != nil {
-		span.RecordError(err)
-		span.SetStatus(codes.Error, err.Error())
-	} else if res != nil && span.IsRecording() {
+// endModelSpan closes a model call's span with its outcome.
+func endModelSpan(span trace.Span, a *assembled) {
+	if a.err != nil {
+		span.RecordError(a.err)
+		span.SetStatus(codes.Error, a.err.Error())
+	} else if span.IsRecording() {
 		span.SetAttributes(
-			attribute.StringSlice("gen_ai.response.finish_reasons", []string{string(res.reason)}),
-			attribute.Int("gen_ai.usage.input_tokens", res.usage.InputTokens),
-			attribute.Int("gen_ai.usage.output_tokens", res.usage.OutputTokens),
+			attribute.StringSlice("gen_ai.response.finish_reasons", []string{a.step.Reason}),
+			attribute.Int("gen_ai.usage.input_tokens", a.step.Usage.InputTokens),
+			attribute.Int("gen_ai.usage.output_tokens", a.step.Usage.OutputTokens),
 		)
 	}
 	span.End()

@@ -3,7 +3,6 @@ package agent
 import (
 	"encoding/json"
 
-	"github.com/gomastra/mastra/stream"
 	"github.com/gomastra/mastra/tools"
 	"github.com/gomastra/mastra/tools/transform"
 )
@@ -25,7 +24,7 @@ func transformPolicy(o runOptions, a *Agent) *transform.Policy {
 // over the call's input-available entries for the later phases. Nil when
 // neither applies; the payloads stay raw.
 func (r *run) transformMeta(t *tools.Tool, tc transform.Context) map[string]any {
-	if t == nil || (r.policy == nil && t.Transform() == nil) {
+	if !r.transforms(t) {
 		return nil
 	}
 	md := transform.ApplyAll(r.ctx, r.agent.cfg.Logger, r.policy, t.Transform(), tc)
@@ -38,18 +37,15 @@ func (r *run) transformMeta(t *tools.Tool, tc transform.Context) map[string]any 
 	return transform.AttachMetadata(nil, md)
 }
 
+// transforms reports whether payloads of t have transforms to apply (the
+// run's policy or the tool's own).
+func (r *run) transforms(t *tools.Tool) bool {
+	return t != nil && (r.policy != nil || t.Transform() != nil)
+}
+
 // decodedArgs is a call's arguments as transform functions see them.
 func decodedArgs(raw json.RawMessage) any {
 	var v any
 	_ = json.Unmarshal(argsOrEmpty(raw), &v)
 	return v
-}
-
-// emitMeta is emit with chunk metadata.
-func (r *run) emitMeta(typ string, payload any, meta map[string]any) bool {
-	if r.stopped {
-		return false
-	}
-	r.send(stream.Chunk{Type: typ, RunID: r.opts.runID, From: stream.FromAgent, Payload: payload, Metadata: meta})
-	return !r.stopped
 }

@@ -33,9 +33,9 @@ func TestOpenStoreAndPollRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	polls := 0
-	crashtest.PollRun(ctx, store, "r1", func(snap json.RawMessage) bool {
+	crashtest.PollRun(ctx, store, "r1", func(r *storage.Run) bool {
 		polls++
-		return polls == 3 && string(snap) == `{"n":1}`
+		return polls == 3 && string(r.Snapshot) == `{"n":1}`
 	})
 	if polls != 3 {
 		t.Errorf("PollRun stopped after %d polls, want 3", polls)

@@ -2,7 +2,6 @@ package crashtest
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -76,11 +75,11 @@ func (b Backend) Restart(t *testing.T, env *Env) storage.Store {
 }
 
 // PollRun polls store, every 5ms, until done reports true of the saved
-// snapshot of run runID, or until ctx ends. A run not (yet) readable is
-// polled again.
-func PollRun(ctx context.Context, store storage.Runs, runID string, done func(snapshot json.RawMessage) bool) {
+// run runID (its snapshot and the changes saved after it), or until ctx
+// ends. A run not (yet) readable is polled again.
+func PollRun(ctx context.Context, store storage.Runs, runID string, done func(r *storage.Run) bool) {
 	for ctx.Err() == nil {
-		if r, err := store.GetRun(ctx, runID); err == nil && done(r.Snapshot) {
+		if r, err := store.GetRun(ctx, runID); err == nil && done(r) {
 			return
 		}
 		time.Sleep(5 * time.Millisecond)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"iter"
+	"slices"
 	"strings"
 	"testing"
 
@@ -85,20 +86,20 @@ func restarted(t *testing.T, b crashtest.Backend, env *crashtest.Env) (*agent.Ag
 	return durableAgent(t, *env, store, nil), store
 }
 
-// waitForSavedCall polls the store until the run's snapshot records call
-// id as ended (the child's cue that killing it now loses nothing).
+// waitForSavedCall polls the store until the saved run records call id
+// as ended, in its snapshot or in a change saved after it (the child's
+// cue that killing it now loses nothing).
 func waitForSavedCall(ctx context.Context, store storage.Store, runID, id string) {
-	crashtest.PollRun(ctx, store, runID, func(raw json.RawMessage) bool {
-		var snap struct {
-			Pending *struct {
-				Calls []struct{ ID, Status string }
-			}
+	type call struct{ ID, Status string }
+	done := func(c call) bool { return c.ID == id && c.Status == "done" }
+	crashtest.PollRun(ctx, store, runID, func(r *storage.Run) bool {
+		var snap struct{ Pending *struct{ Calls []call } }
+		if json.Unmarshal(r.Snapshot, &snap) == nil && snap.Pending != nil && slices.ContainsFunc(snap.Pending.Calls, done) {
+			return true
 		}
-		if json.Unmarshal(raw, &snap) != nil || snap.Pending == nil {
-			return false
-		}
-		for _, c := range snap.Pending.Calls {
-			if c.ID == id && c.Status == "done" {
+		for _, d := range r.Deltas {
+			var change struct{ Call *struct{ Call call } }
+			if json.Unmarshal(d, &change) == nil && change.Call != nil && done(change.Call.Call) {
 				return true
 			}
 		}

@@ -94,12 +94,12 @@ func approvalWorkflow(t testing.TB, env crashtest.Env, store storage.Store, read
 // waitForSavedStep polls the store until the run's snapshot records step
 // id as succeeded (the child's cue that killing it now loses nothing).
 func waitForSavedStep(ctx context.Context, store storage.Store, runID, id string) {
-	crashtest.PollRun(ctx, store, runID, func(raw json.RawMessage) bool {
+	crashtest.PollRun(ctx, store, runID, func(r *storage.Run) bool {
 		var snap struct {
 			Steps map[string]struct {
 				Status string `json:"status"`
 			} `json:"steps"`
 		}
-		return json.Unmarshal(raw, &snap) == nil && snap.Steps[id].Status == workflows.StatusSuccess
+		return json.Unmarshal(r.Snapshot, &snap) == nil && snap.Steps[id].Status == workflows.StatusSuccess
 	})
 }

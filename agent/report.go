@@ -1,0 +1,117 @@
+package agent
+
+import (
+	"github.com/gomastra/mastra/model"
+	"github.com/gomastra/mastra/stream"
+)
+
+// report is what a run's stream has reported, kept for the payloads
+// that list it (step-finish, finish, Generate's Output) and for tools'
+// callbacks: it is not saved (a resumed run reports the steps it runs).
+type report struct {
+	// messageID is the stream's message id (Mastra's messageId).
+	messageID string
+	// seen is the conversation the current step's model call was given
+	// (system messages excluded), as tools and callbacks see it.
+	seen []any
+	// steps are the finished steps; records the same as payloads list
+	// them.
+	steps   []Step
+	records []stream.StepRecord
+	// stepCalls and stepResults are the current step's tool-call and
+	// tool-result chunks.
+	stepCalls, stepResults []stream.Chunk
+	// resumedStep says the next step-finish is the one of the step a
+	// resume completed; stepObject that the current step produced the
+	// structured object.
+	resumedStep, stepObject bool
+}
+
+// see brings seen up to a step's messages. Steps only add messages after
+// the system one, so only the new ones are added (and boxed once).
+func (rp *report) see(messages []model.Message) {
+	rest := messages
+	if len(rest) > 0 && rest[0].Role == model.RoleSystem {
+		rest = rest[1:]
+	}
+	if len(rest) < len(rp.seen) {
+		rp.seen = rp.seen[:0:0]
+	}
+	for _, m := range rest[len(rp.seen):] {
+		rp.seen = append(rp.seen, m)
+	}
+}
+
+// restoreCalls gives a resumed step its tool-call chunks (they went out
+// with the stream that suspended; the step's record still lists them).
+func (rp *report) restoreCalls(runID string, p *stepState) {
+	if len(rp.stepCalls) > 0 {
+		return
+	}
+	for _, c := range p.Calls {
+		rp.stepCalls = append(rp.stepCalls, stream.Chunk{Type: stream.TypeToolCall, RunID: runID, From: stream.FromAgent,
+			Payload: stream.ToolCallPayload{ToolCallID: c.ID, ToolName: c.Name, Args: argsOrEmpty(c.Args)}})
+	}
+}
+
+// addStep records a finished step: its chunks, content and response.
+func (r *run) addStep(n int, reason model.FinishReason, p *stepState, results []model.ToolResultPart) {
+	rp := &r.report
+	stepType := "initial"
+	if n > 0 {
+		stepType = "tool-result"
+	}
+	content := stream.StepContent{}
+	if !p.AfterResume {
+		content = append(content, p.Assistant.Content...)
+		for i := range results {
+			content = append(content, model.Part{Type: model.MessageToolResult, ToolResult: &results[i]})
+		}
+	}
+	s := Step{
+		StepNumber: n, StepType: stepType, Sources: clip(p.Sources), Files: clip(p.Files),
+		ToolCalls: clip(rp.stepCalls), ToolResults: clip(rp.stepResults), Content: content,
+		Text: p.Text, ReasoningText: p.Reasoning, Reasoning: []model.Part{},
+		FinishReason: reason, Usage: model.Usage(p.Usage), Warnings: clip(p.Warnings), Request: map[string]any{},
+		Response: r.responseOf(p.Meta), ProviderMetadata: p.ProviderMetadata,
+	}
+	if p.Reasoning != "" {
+		s.Reasoning = []model.Part{model.Reasoning(p.Reasoning)}
+	}
+	rp.steps = append(rp.steps, s)
+	rp.records = append(rp.records, s.record())
+	rp.stepCalls, rp.stepResults = nil, nil
+}
+
+// responseOf is a step's response: the provider's metadata (or the
+// model's id and now) and the messages of the run so far.
+func (r *run) responseOf(meta *responseStamp) Response {
+	resp := Response{ModelID: r.models.step.ModelID(), ModelMetadata: r.modelMetadata(), Messages: clip(r.state.Response)}
+	ts := r.engine.Now()
+	if meta != nil {
+		resp.ID = meta.ID
+		if meta.ModelID != "" {
+			resp.ModelID = meta.ModelID
+		}
+		if !meta.Timestamp.IsZero() {
+			ts = meta.Timestamp
+		}
+	}
+	resp.Timestamp = ts.UTC().Format("2006-01-02T15:04:05.000Z")
+	return resp
+}
+
+// modelMetadata names the current step's model.
+func (r *run) modelMetadata() stream.ModelMetadata {
+	m := r.models.step
+	return stream.ModelMetadata{ModelID: m.ModelID(), ModelVersion: "v3", ModelProvider: m.Provider()}
+}
+
+// clip returns s with no room to grow, so that chunks and outputs holding
+// it never see later appends.
+func clip[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s[:len(s):len(s)]
+}
