@@ -77,7 +77,28 @@ func (r *run) remember() error {
 				return fmt.Errorf("memory: message %s: %w", m.ID, err)
 			}
 			r.state.History = append(r.state.History, msg)
+			r.state.HistoryIDs = append(r.state.HistoryIDs, m.ID)
 		}
+	}
+	return nil
+}
+
+// loadHistory reads back the history messages a saved state names.
+func (a *Agent) loadHistory(ctx context.Context, s *runState) error {
+	if len(s.HistoryIDs) == 0 || a.cfg.Storage == nil {
+		return nil
+	}
+	stored, err := a.cfg.Storage.GetMessages(ctx, s.HistoryIDs)
+	if err != nil {
+		return fmt.Errorf("memory: %w", err)
+	}
+	s.History = make(storedMessages, 0, len(stored))
+	for _, m := range stored {
+		var msg model.Message
+		if err := json.Unmarshal(m.Content, &msg); err != nil {
+			return fmt.Errorf("memory: message %s: %w", m.ID, err)
+		}
+		s.History = append(s.History, msg)
 	}
 	return nil
 }

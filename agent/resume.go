@@ -160,6 +160,9 @@ func (a *Agent) loadRun(ctx context.Context, store storage.Runs, runID, method s
 		return nil, nil, fmt.Errorf("agent %s: %s: %w", a.cfg.ID, method, err)
 	}
 	state, err := decodeState(stored.Snapshot, stored.Deltas)
+	if err == nil {
+		err = a.loadHistory(ctx, state)
+	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("agent %s: run %s: reading its state: %w", a.cfg.ID, runID, err)
 	}

@@ -17,13 +17,17 @@ type runState struct {
 	// history, the request's input (as reported, and as the model was
 	// given it), and what the run produced (assistant and tool messages
 	// of finished steps; the messages the input carried of an earlier
-	// response come first, Carried of them).
-	Context  storedMessages `json:"context,omitempty"`
-	History  storedMessages `json:"history,omitempty"`
-	User     storedMessages `json:"user"`
-	Input    storedMessages `json:"input"`
-	Response storedMessages `json:"response"`
-	Carried  int            `json:"carried,omitempty"`
+	// response come first, Carried of them). The history is saved as the
+	// ids of the thread's messages it holds, not as copies (loadHistory
+	// reads them back), so that a run's state does not grow with its
+	// thread.
+	Context    storedMessages `json:"context,omitempty"`
+	History    storedMessages `json:"-"`
+	HistoryIDs []string       `json:"historyIds,omitempty"`
+	User       storedMessages `json:"user"`
+	Input      storedMessages `json:"input"`
+	Response   storedMessages `json:"response"`
+	Carried    int            `json:"carried,omitempty"`
 	// Instructions is the run's system text (instructions override and
 	// structured-output additions included).
 	Instructions string `json:"instructions,omitempty"`
