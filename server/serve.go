@@ -48,11 +48,16 @@ func listenAddr(addr string, getenv func(string) string) string {
 	return net.JoinHostPort(host, port)
 }
 
+// parkTimeout bounds how long a shutdown waits, once it has cancelled
+// the requests left running, for their runs to save what they have.
+const parkTimeout = 30 * time.Second
+
 // Serve serves m's API (New(m, so.Options)) until ctx is done, then shuts
 // down gracefully: it stops accepting connections, lets requests in
 // flight and background runs finish for up to ShutdownGrace, then
-// cancels their contexts (an agent stream then ends as a cancelled run)
-// and waits for the handlers to return. It returns nil after a shutdown
+// cancels their contexts (an agent run with storage then parks: it keeps
+// what it saved, and a recovery finishes it) and waits for the handlers
+// to return, so that the storage outlives their saves. It returns nil after a shutdown
 // caused by ctx, or the error that stopped the server.
 func Serve(ctx context.Context, m *mastra.Mastra, so ServeOptions) error {
 	ln := so.Listener
@@ -95,14 +100,22 @@ func Serve(ctx context.Context, m *mastra.Mastra, so ServeOptions) error {
 		close(bgDone)
 	}()
 	if err := srv.Shutdown(graceCtx); err != nil {
-		// The grace period is over: cancel what is still running, give
-		// the handlers a moment to return, then close the connections.
+		// The grace period is over: cancel what is still running (agent
+		// runs save what they have and park, to be recovered), give the
+		// handlers a moment to return, then close the connections — and
+		// wait for the handlers still saving, so that the storage outlives
+		// them.
 		cancelBase()
 		closeCtx, cancelClose := context.WithTimeout(context.Background(), 5*time.Second)
 		if err := srv.Shutdown(closeCtx); err != nil {
 			_ = srv.Close()
 		}
 		cancelClose()
+		waitCtx, cancelWait := context.WithTimeout(context.Background(), parkTimeout)
+		if err := h.WaitRequests(waitCtx); err != nil {
+			h.log.Error("shutdown: requests still running; their runs may not be saved", "after", parkTimeout)
+		}
+		cancelWait()
 	}
 	<-bgDone
 	if err := <-served; err != nil && !errors.Is(err, http.ErrServerClosed) {

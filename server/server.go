@@ -102,6 +102,9 @@ type Server struct {
 	bgCancel context.CancelFunc
 	bgMu     sync.Mutex
 	bgWG     sync.WaitGroup
+	// inflight counts the requests being served, so that a shutdown can
+	// wait for the runs they drive to finish or park.
+	inflight sync.WaitGroup
 	bgClosed bool
 
 	runs *runRegistry
@@ -231,6 +234,8 @@ func AuthResource(r *http.Request) string { return authResource(r) }
 // a handler's panic into 500 {"error":"Internal Server Error"} (logged
 // with its stack) instead of a dropped connection.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	s.inflight.Add(1)
+	defer s.inflight.Done()
 	rw := &responseWriter{ResponseWriter: w}
 	defer func() {
 		if p := recover(); p != nil {
@@ -424,6 +429,24 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	case <-ctx.Done():
 		s.bgCancel()
 		<-done
+		return ctx.Err()
+	}
+}
+
+// WaitRequests waits until no request is being served, or ctx ends (its
+// error then). Serve calls it after cancelling the requests a shutdown
+// left running: their agent runs save what they have and park, and the
+// storage must stay open until they have.
+func (s *Server) WaitRequests(ctx context.Context) error {
+	done := make(chan struct{})
+	go func() {
+		s.inflight.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
 		return ctx.Err()
 	}
 }

@@ -41,6 +41,7 @@ var scenarios = []crashtest.Scenario{
 	{Name: "RunKilledDuringItsResumeResumesAgain", Test: killedDuringItsResume},
 	{Name: "TwoProcessesShareARun", MultiProcess: true, Test: twoProcessesShareARun},
 	{Name: "RandomKillsLeaveEveryRunFinishedOrRecoverable", Test: randomKills},
+	{Name: "ShutdownFinishesOrParksEveryRun", Test: shutdownParks},
 }
 
 // killedMidStep: a process dies in a step's second call, after the

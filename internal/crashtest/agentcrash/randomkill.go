@@ -57,12 +57,17 @@ type noncedSum struct {
 	Nonce string `json:"nonce"`
 }
 
-// killAgent is the agent of the random-kill scenario on store.
-func killAgent(t testing.TB, log string, store storage.Store) *agent.Agent {
-	a, err := agent.New(agent.Config{
+// killAgent is the agent of the random-kill scenario on store (opts
+// change its config).
+func killAgent(t testing.TB, log string, store storage.Store, opts ...func(*agent.Config)) *agent.Agent {
+	cfg := agent.Config{
 		ID: "killable", Name: "Killable", Instructions: "You add.", Model: killModel{log: log},
 		Tools: killTools(log), Storage: store, Memory: &agent.MemoryOptions{},
-	})
+	}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	a, err := agent.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
