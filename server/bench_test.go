@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/gomastra/mastra/agent"
+	"github.com/gomastra/mastra/model"
+	"github.com/gomastra/mastra/model/mock"
 )
 
 // The benchmarks go through a real loopback listener (httptest.Server)
@@ -104,5 +106,73 @@ func BenchmarkAgentStreamHTTP(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		benchPost(b, client, url, `{"messages":"hi"}`, func(out []byte) bool { return bytes.HasSuffix(out, []byte("data: [DONE]\n\n")) })
+	}
+}
+
+// drainSSE posts body to url and reads the event stream to its end
+// (data: [DONE]) without keeping it, returning its size.
+func drainSSE(b *testing.B, client *http.Client, url, body string) int64 {
+	b.Helper()
+	resp, err := client.Post(url, "application/json", strings.NewReader(body))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer resp.Body.Close()
+	buf := make([]byte, 64<<10)
+	var n int64
+	var tail []byte
+	for {
+		m, err := resp.Body.Read(buf)
+		n += int64(m)
+		tail = append(tail, buf[:m]...)
+		if len(tail) > 64 {
+			tail = tail[len(tail)-64:]
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	if resp.StatusCode != 200 || !bytes.HasSuffix(tail, []byte("data: [DONE]\n\n")) {
+		b.Fatalf("%d …%s", resp.StatusCode, tail)
+	}
+	return n
+}
+
+// BenchmarkAgentStreamSteps: a K-step run streamed over HTTP (K tool
+// steps, then the answer; no storage), SSE drained. Each step-finish
+// repeats the conversation so far, as Mastra's does, so the bytes grow
+// with K²; ns/step is the cost per step of producing them.
+func BenchmarkAgentStreamSteps(b *testing.B) {
+	for _, k := range []int{10, 100} {
+		b.Run("K="+strconv.Itoa(k), func(b *testing.B) {
+			answer := func(req *model.Request) mock.Step {
+				n := 0
+				for _, m := range req.Messages {
+					if m.Role == model.RoleTool {
+						n++
+					}
+				}
+				if n >= k {
+					return mock.Step{Text: "The sum is 5."}
+				}
+				return mock.Step{ToolCalls: []mock.ToolCall{{ID: "call-" + strconv.Itoa(n), Name: "add", Args: `{"a":2,"b":3}`}}}
+			}
+			f := newFixture(b, withAgent(func(c *agent.Config) {
+				noStorage(c)
+				c.Model, c.MaxSteps = mock.NewFunc(answer), k+1
+			}))
+			client := f.ts.Client()
+			url := f.ts.URL + "/api/agents/calc-agent/stream"
+			var bytesOut int64
+			b.ReportAllocs()
+			for b.Loop() {
+				bytesOut = drainSSE(b, client, url, `{"messages":"hi"}`)
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*(k+1)), "ns/step")
+			b.ReportMetric(float64(bytesOut), "stream-B")
+		})
 	}
 }

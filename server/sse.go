@@ -46,6 +46,7 @@ func (s *Server) writeSSE(w http.ResponseWriter, r *http.Request, seq chunkSeq) 
 // is the request's, is cancelled with it.
 func (s *Server) writeStream(w http.ResponseWriter, r *http.Request, seq chunkSeq, format streamFormat) {
 	var fw *wire.Framer
+	enc := stream.NewEncoder() // each of the run's messages encoded once
 	for c, err := range seq {
 		if err != nil {
 			if fw == nil {
@@ -63,15 +64,15 @@ func (s *Server) writeStream(w http.ResponseWriter, r *http.Request, seq chunkSe
 		if fw == nil {
 			fw = startStream(w, r, format)
 		}
-		b, err := stream.Marshal(stream.Redact(c))
+		b, err := enc.Encode(stream.Redact(c))
 		if err != nil {
 			s.log.WarnContext(r.Context(), "skipping a chunk that cannot be encoded", "type", c.Type, "error", err)
 			continue
 		}
 		if format == formatSSE {
-			err = fw.Data(wire.UnescapeJS(b))
+			err = fw.Data(b)
 		} else {
-			err = fw.Record(wire.UnescapeJS(b))
+			err = fw.Record(b)
 		}
 		if err != nil {
 			return
