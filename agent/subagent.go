@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"unicode"
@@ -90,89 +91,123 @@ func AgentTool(key string, sub *Agent) *tools.Tool {
 			return &o, nil
 		},
 		Execute: func(ctx tools.Context, in SubAgentInput) (SubAgentOutput, error) {
-			threadID, resourceID := subAgentMemory(ctx, key)
-			opts := []Option{
-				WithRequestContext(subAgentRequestContext(ctx.RequestContext())),
-				WithContextMessages(forwardedHistory(ctx.Messages())...),
-				WithMemory(threadID, resourceID),
-			}
-			if in.MaxSteps != nil && *in.MaxSteps < sub.cfg.MaxSteps {
-				opts = append(opts, WithMaxSteps(*in.MaxSteps))
-			}
-			if in.Instructions != nil && *in.Instructions != "" {
-				opts = append(opts, WithInstructions(*in.Instructions))
-			}
-			out := SubAgentOutput{SubAgentThreadID: threadID, SubAgentResourceID: resourceID}
-			fail := func(err error) (SubAgentOutput, error) {
-				return SubAgentOutput{}, &SubAgentError{Parent: parentID(ctx), Key: key, ThreadID: threadID, Err: err}
-			}
-			var text []byte
-			var calls []SubAgentToolCall
-			answered := map[string]bool{}
-			var waiting *stream.Chunk
-			chunks := sub.Stream(ctx, in.Prompt, opts...)
-			if data := ctx.ResumeData(); data != nil && ctx.Agent() != nil && ctx.Agent().SuspendedToolRunID != "" {
-				// The sub-agent's run waited for this resume: it goes on,
-				// in its own thread.
-				chunks = sub.ResumeStream(ctx, ctx.Agent().SuspendedToolRunID, data, WithRequestContext(subAgentRequestContext(ctx.RequestContext())))
-			}
-			for c, err := range chunks {
-				if err != nil {
-					return fail(err)
-				}
-				if c.IsData() {
-					if err := ctx.Writer().Custom(tools.DataChunk{Type: c.Type, Data: c.Data, ID: c.ID, Transient: c.Transient}); err != nil {
-						return SubAgentOutput{}, err
-					}
-					continue
-				}
-				if err := ctx.Writer().Write(c); err != nil {
-					return SubAgentOutput{}, err
-				}
-				switch p := c.Payload.(type) {
-				case stream.TextPayload:
-					if c.Type == stream.TypeTextDelta {
-						text = append(text, p.Text...)
-					}
-				case stream.ToolCallPayload:
-					calls = append(calls, SubAgentToolCall{ToolName: p.ToolName, ToolCallID: p.ToolCallID, Args: argsOrEmpty(p.Args)})
-				case stream.ToolResultPayload:
-					answered[p.ToolCallID] = true
-					out.SubAgentToolResults = append(out.SubAgentToolResults, SubAgentToolResult{ToolName: p.ToolName, ToolCallID: p.ToolCallID, Result: p.Result, Args: p.Args})
-				case stream.ToolErrorPayload:
-					answered[p.ToolCallID] = true
-					out.SubAgentToolResults = append(out.SubAgentToolResults, SubAgentToolResult{ToolName: p.ToolName, ToolCallID: p.ToolCallID, Result: p.Error, Args: p.Args, IsError: true})
-				case stream.ErrorPayload:
-					return fail(fmt.Errorf("%v", errorMessage(p.Error)))
-				case stream.ToolCallApprovalPayload, stream.ToolCallSuspendedPayload:
-					w := c
-					waiting = &w
-				case stream.FinishPayload:
-					if c.Type == stream.TypeFinish {
-						out.FinishReason = p.StepResult.Reason
-						usage := p.Output.Usage
-						out.Usage = &usage
-					}
-				}
-				if c.Type == stream.TypeStepStart {
-					text = text[:0]
-				}
-			}
-			if err := ctx.Err(); err != nil {
-				return fail(err)
-			}
-			if waiting != nil {
-				return SubAgentOutput{}, suspendForSubAgent(ctx, *waiting)
-			}
-			for _, c := range calls {
-				if !answered[c.ToolCallID] {
-					out.SubAgentPendingToolCalls = append(out.SubAgentPendingToolCalls, c)
-				}
-			}
-			out.Text = string(text)
-			return out, nil
+			return runSubAgent(ctx, key, sub, in)
 		},
 	})
+}
+
+// runSubAgent runs sub on the model's prompt as the agent-<key> tool's
+// call: in a thread of its own, with the parent's conversation as
+// context, its chunks streamed through the call's writer; a resumed call
+// resumes the sub-agent's suspended run instead.
+func runSubAgent(ctx tools.Context, key string, sub *Agent, in SubAgentInput) (SubAgentOutput, error) {
+	threadID, resourceID := subAgentMemory(ctx, key)
+	opts := []Option{
+		WithRequestContext(subAgentRequestContext(ctx.RequestContext())),
+		WithContextMessages(forwardedHistory(ctx.Messages())...),
+		WithMemory(threadID, resourceID),
+	}
+	if in.MaxSteps != nil && *in.MaxSteps < sub.cfg.MaxSteps {
+		opts = append(opts, WithMaxSteps(*in.MaxSteps))
+	}
+	if in.Instructions != nil && *in.Instructions != "" {
+		opts = append(opts, WithInstructions(*in.Instructions))
+	}
+	fail := func(err error) (SubAgentOutput, error) {
+		return SubAgentOutput{}, &SubAgentError{Parent: parentID(ctx), Key: key, ThreadID: threadID, Err: err}
+	}
+	chunks := sub.Stream(ctx, in.Prompt, opts...)
+	if data := ctx.ResumeData(); data != nil && ctx.Agent() != nil && ctx.Agent().SuspendedToolRunID != "" {
+		// The sub-agent's run waited for this resume: it goes on, in its
+		// own thread.
+		chunks = sub.ResumeStream(ctx, ctx.Agent().SuspendedToolRunID, data, WithRequestContext(subAgentRequestContext(ctx.RequestContext())))
+	}
+	col := subAgentRun{out: SubAgentOutput{SubAgentThreadID: threadID, SubAgentResourceID: resourceID}, answered: map[string]bool{}}
+	for c, err := range chunks {
+		if err != nil {
+			return fail(err)
+		}
+		if err := col.take(ctx, c); err != nil {
+			var failed *subAgentFailure
+			if errors.As(err, &failed) {
+				return fail(err)
+			}
+			return SubAgentOutput{}, err
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return fail(err)
+	}
+	if col.waiting != nil {
+		return SubAgentOutput{}, suspendForSubAgent(ctx, *col.waiting)
+	}
+	return col.output(), nil
+}
+
+// subAgentFailure is a sub-agent run that failed (its error chunk).
+type subAgentFailure struct{ msg string }
+
+func (f *subAgentFailure) Error() string { return f.msg }
+
+// subAgentRun collects what a sub-agent's stream says: its text, the
+// calls it made and which were answered, a call that waits, its finish.
+type subAgentRun struct {
+	out      SubAgentOutput
+	text     []byte
+	calls    []SubAgentToolCall
+	answered map[string]bool
+	waiting  *stream.Chunk
+}
+
+// take passes c on through the call's writer and notes what it says.
+func (s *subAgentRun) take(ctx tools.Context, c stream.Chunk) error {
+	if c.IsData() {
+		return ctx.Writer().Custom(tools.DataChunk{Type: c.Type, Data: c.Data, ID: c.ID, Transient: c.Transient})
+	}
+	if err := ctx.Writer().Write(c); err != nil {
+		return err
+	}
+	switch p := c.Payload.(type) {
+	case stream.TextPayload:
+		if c.Type == stream.TypeTextDelta {
+			s.text = append(s.text, p.Text...)
+		}
+	case stream.ToolCallPayload:
+		s.calls = append(s.calls, SubAgentToolCall{ToolName: p.ToolName, ToolCallID: p.ToolCallID, Args: argsOrEmpty(p.Args)})
+	case stream.ToolResultPayload:
+		s.answered[p.ToolCallID] = true
+		s.out.SubAgentToolResults = append(s.out.SubAgentToolResults, SubAgentToolResult{ToolName: p.ToolName, ToolCallID: p.ToolCallID, Result: p.Result, Args: p.Args})
+	case stream.ToolErrorPayload:
+		s.answered[p.ToolCallID] = true
+		s.out.SubAgentToolResults = append(s.out.SubAgentToolResults, SubAgentToolResult{ToolName: p.ToolName, ToolCallID: p.ToolCallID, Result: p.Error, Args: p.Args, IsError: true})
+	case stream.ErrorPayload:
+		return &subAgentFailure{msg: fmt.Sprintf("%v", errorMessage(p.Error))}
+	case stream.ToolCallApprovalPayload, stream.ToolCallSuspendedPayload:
+		w := c
+		s.waiting = &w
+	case stream.FinishPayload:
+		if c.Type == stream.TypeFinish {
+			s.out.FinishReason = p.StepResult.Reason
+			usage := p.Output.Usage
+			s.out.Usage = &usage
+		}
+	}
+	if c.Type == stream.TypeStepStart {
+		s.text = s.text[:0]
+	}
+	return nil
+}
+
+// output is the sub-agent's answer: its last step's text and the calls it
+// left unanswered (client tools).
+func (s *subAgentRun) output() SubAgentOutput {
+	for _, c := range s.calls {
+		if !s.answered[c.ToolCallID] {
+			s.out.SubAgentPendingToolCalls = append(s.out.SubAgentPendingToolCalls, c)
+		}
+	}
+	s.out.Text = string(s.text)
+	return s.out
 }
 
 // suspendForSubAgent suspends the agent tool's call because the sub-agent's
