@@ -23,7 +23,7 @@ func (r *run) execute(i int, c callState, rs *resumeInput, w chanWriter) callOut
 	if t == nil {
 		return r.errorOutcome(i, c, "ToolNotFoundError", toolNotFoundMessage(c.Name, r.kit.order))
 	}
-	if c.Args != nil && rs == nil {
+	if c.Args != nil && rs == nil && t.HasInputAvailable() {
 		var input any
 		_ = json.Unmarshal(c.Args, &input)
 		safeCallback(r.agent.cfg.Logger, "onInputAvailable", func() {

@@ -44,6 +44,10 @@ func (t *Tool) InputDelta(ctx context.Context, e InputDeltaEvent) {
 	}
 }
 
+// HasInputAvailable reports whether the tool has an OnInputAvailable
+// callback (callers decode the input for it only then).
+func (t *Tool) HasInputAvailable() bool { return t.onInputAvailable != nil }
+
 // InputAvailable calls OnInputAvailable, if any, with the input decoded
 // into the tool's In (a value that does not decode skips the callback).
 func (t *Tool) InputAvailable(ctx context.Context, e InputAvailableEvent[any]) {
