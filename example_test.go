@@ -70,7 +70,7 @@ func ExampleNew() {
 	var merr *mastra.Error
 	if errors.As(err, &merr) {
 		fmt.Println(merr.ID)
-		fmt.Println(merr.Text)
+		fmt.Println(merr.Message)
 		fmt.Println(merr.Details["tools"])
 	}
 	fmt.Println(errors.Is(err, mastra.ErrToolNotFound))

@@ -105,7 +105,7 @@ func (k *keyed[T]) get(key, id, textPrefix, detail, plural string) (T, error) {
 	var zero T
 	return zero, &Error{
 		ID: id, Domain: DomainMastra, Category: CategoryUser,
-		Text:    textPrefix + key + " not found",
+		Message: textPrefix + key + " not found",
 		Details: map[string]any{"status": 404, detail: key, plural: strings.Join(k.keys, ", ")},
 	}
 }
@@ -266,7 +266,7 @@ func (m *Mastra) notFound(id, by, detail, value string) *Error {
 		ID:       id,
 		Domain:   DomainMastra,
 		Category: CategoryUser,
-		Text:     "Tool with " + by + " " + value + " not found",
+		Message:  "Tool with " + by + " " + value + " not found",
 		Details: map[string]any{
 			"status": 404,
 			detail:   value,
@@ -345,7 +345,7 @@ func nilToolError(key string) *Error {
 		ID:       IDAddToolUndefined,
 		Domain:   DomainMastra,
 		Category: CategoryUser,
-		Text: "Cannot add tool: tool is null. This may occur if config was spread " +
+		Message: "Cannot add tool: tool is null. This may occur if config was spread " +
 			"({ ...config }) and the original object had getters or non-enumerable properties.",
 		Details: details,
 	}

@@ -215,12 +215,12 @@ func TestAddToolNil(t *testing.T) {
 			}
 			want := &mastra.Error{
 				ID: mastra.IDAddToolUndefined, Domain: mastra.DomainMastra, Category: mastra.CategoryUser,
-				Text: text, Details: tt.wantDetails,
+				Message: text, Details: tt.wantDetails,
 			}
 			if diff := cmp.Diff(want, merr); diff != "" {
 				t.Errorf("error mismatch (-want +got):\n%s", diff)
 			}
-			b, jerr := json.Marshal(err)
+			b, jerr := merr.MarshalMastra()
 			if jerr != nil {
 				t.Fatal(jerr)
 			}
@@ -301,7 +301,7 @@ func TestGetTool(t *testing.T) {
 			key:  "calculator-tool",
 			wantErr: &mastra.Error{
 				ID: "MASTRA_GET_TOOL_BY_NAME_NOT_FOUND", Domain: "MASTRA", Category: "USER",
-				Text:    "Tool with name calculator-tool not found",
+				Message: "Tool with name calculator-tool not found",
 				Details: map[string]any{"status": 404, "toolName": "calculator-tool", "tools": "2, calculator, weather"},
 			},
 		},
@@ -310,7 +310,7 @@ func TestGetTool(t *testing.T) {
 			key:  "",
 			wantErr: &mastra.Error{
 				ID: "MASTRA_GET_TOOL_BY_NAME_NOT_FOUND", Domain: "MASTRA", Category: "USER",
-				Text:    "Tool with name  not found",
+				Message: "Tool with name  not found",
 				Details: map[string]any{"status": 404, "toolName": "", "tools": "2, calculator, weather"},
 			},
 		},
@@ -363,7 +363,7 @@ func TestGetToolByID(t *testing.T) {
 			id:   "nope",
 			wantErr: &mastra.Error{
 				ID: "MASTRA_GET_TOOL_BY_ID_NOT_FOUND", Domain: "MASTRA", Category: "USER",
-				Text:    "Tool with id nope not found",
+				Message: "Tool with id nope not found",
 				Details: map[string]any{"status": 404, "toolId": "nope", "tools": keys},
 			},
 		},
@@ -419,8 +419,8 @@ func checkLookup(t *testing.T, got *tools.Tool, err error, wantID string, wantEr
 	if diff := cmp.Diff(wantErr, merr); diff != "" {
 		t.Errorf("error mismatch (-want +got):\n%s", diff)
 	}
-	if err.Error() != wantErr.Text {
-		t.Errorf("Error() = %q, want %q", err.Error(), wantErr.Text)
+	if err.Error() != wantErr.Message {
+		t.Errorf("Error() = %q, want %q", err.Error(), wantErr.Message)
 	}
 }
 
@@ -449,9 +449,14 @@ func TestNotFoundToolsList(t *testing.T) {
 	wantJSON(t, err, `{"message":"Tool with id zz not found","domain":"MASTRA","category":"USER","code":"MASTRA_GET_TOOL_BY_ID_NOT_FOUND","details":{"status":404,"toolId":"zz","tools":"2, b, a"}}`)
 }
 
+// wantJSON checks err's MastraError.toJSON() form.
 func wantJSON(t *testing.T, err error, want string) {
 	t.Helper()
-	b, jerr := json.Marshal(err)
+	var merr *mastra.Error
+	if !errors.As(err, &merr) {
+		t.Fatalf("err is %T, want *mastra.Error", err)
+	}
+	b, jerr := merr.MarshalMastra()
 	if jerr != nil {
 		t.Fatal(jerr)
 	}
@@ -473,7 +478,7 @@ func TestErrorIs(t *testing.T) {
 		{"wrapped", fmt.Errorf("lookup: %w", &mastra.Error{ID: mastra.IDGetToolByIDNotFound}), mastra.ErrToolNotFound, true},
 		{"other id", &mastra.Error{ID: "SOMETHING_ELSE"}, mastra.ErrToolNotFound, false},
 		{"nil tool", &mastra.Error{ID: mastra.IDAddToolUndefined}, mastra.ErrNilTool, true},
-		{"same id", &mastra.Error{ID: "X", Text: "a"}, &mastra.Error{ID: "X"}, true},
+		{"same id", &mastra.Error{ID: "X", Message: "a"}, &mastra.Error{ID: "X"}, true},
 		{"different id", &mastra.Error{ID: "X"}, &mastra.Error{ID: "Y"}, false},
 		{"empty target id", &mastra.Error{ID: ""}, &mastra.Error{}, false},
 		{"cause", &mastra.Error{ID: "X", Cause: cause}, cause, true},
@@ -495,18 +500,25 @@ func TestErrorJSONCause(t *testing.T) {
 	}{
 		{
 			name: "nil details encode as {}",
-			err:  &mastra.Error{ID: "X", Domain: mastra.DomainTool, Category: mastra.CategorySystem, Text: "t"},
+			err:  &mastra.Error{ID: "X", Domain: mastra.DomainTool, Category: mastra.CategorySystem, Message: "t"},
 			want: `{"message":"t","domain":"TOOL","category":"SYSTEM","code":"X","details":{}}`,
 		},
 		{
 			name: "plain cause",
-			err:  &mastra.Error{ID: "X", Text: "t", Cause: errors.New("boom")},
+			err:  &mastra.Error{ID: "X", Message: "t", Cause: errors.New("boom")},
 			want: `{"message":"t","domain":"","category":"","code":"X","details":{},"cause":{"message":"boom","name":"Error"}}`,
 		},
 		{
 			name: "mastra cause",
-			err:  &mastra.Error{ID: "X", Text: "t", Cause: &mastra.Error{ID: "Y", Text: "inner"}},
-			want: `{"message":"t","domain":"","category":"","code":"X","details":{},"cause":{"message":"inner","domain":"","category":"","code":"Y","details":{}}}`,
+			err:  &mastra.Error{ID: "X", Message: "t", Cause: &mastra.Error{ID: "Y", Domain: mastra.DomainMCP, Message: "inner"}},
+			want: `{"message":"t","domain":"","category":"","code":"X","details":{},"cause":{"message":"inner","domain":"MCP","category":"","code":"Y","details":{}}}`,
+		},
+		{
+			// An *Error without a domain stands for a plain Error (the
+			// agent's and the workflows' errors of no Mastra domain).
+			name: "plain-error cause with an id",
+			err:  &mastra.Error{ID: "X", Message: "t", Cause: &mastra.Error{ID: "WORKFLOW_RESUME_NOT_SUSPENDED", Message: "inner"}},
+			want: `{"message":"t","domain":"","category":"","code":"X","details":{},"cause":{"message":"inner","name":"Error"}}`,
 		},
 	}
 	for _, tt := range tests {

@@ -1,23 +1,17 @@
 package agent
 
-// RunError is why a run failed, in Mastra's error form: the error chunk's
-// payload.error, Output.Error, and the error Generate returns with the
-// output. Code is Mastra's error id where it has one (for example
-// STRUCTURED_OUTPUT_SCHEMA_VALIDATION_FAILED); a failed model call has
-// none and unwraps to the provider's error.
-type RunError struct {
-	Message  string         `json:"message"`
-	Domain   string         `json:"domain,omitempty"`
-	Category string         `json:"category,omitempty"`
-	Code     string         `json:"code,omitempty"`
-	Details  map[string]any `json:"details,omitempty"`
-	cause    error
-}
+import "github.com/gomastra/mastra/mastraerror"
 
-func (e *RunError) Error() string { return e.Message }
-
-// Unwrap returns the underlying error, if any.
-func (e *RunError) Unwrap() error { return e.cause }
+// RunError is why a run failed, in Mastra's error form
+// ([mastraerror.Error], the one error type of gomastra): the error
+// chunk's payload.error, Output.Error, and the error Generate returns
+// with the output. ID is Mastra's error id where it has one (for example
+// STRUCTURED_OUTPUT_SCHEMA_VALIDATION_FAILED, with domain AGENT); a
+// failed model call has none and wraps the provider's error (Cause). An
+// *Error that fails a run is reported as it is. encoding/json writes it
+// as the error chunk carries it: {"message"} followed by "domain",
+// "category", "code" and "details" when set.
+type RunError = mastraerror.Error
 
 // Tripwire is why a processor stopped the run (Output.Tripwire, finish
 // reason "tripwire"): a structuring model whose answer did not match the

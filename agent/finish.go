@@ -75,7 +75,7 @@ func (r *run) finish(out sink, reason model.FinishReason) {
 func (r *run) fail(out sink, err error) {
 	var re *RunError
 	if !errors.As(err, &re) {
-		re = &RunError{Message: err.Error(), cause: err}
+		re = &RunError{Message: err.Error(), Cause: err}
 	}
 	r.result.err = re
 	r.emit(out, stream.TypeError, stream.ErrorPayload{Error: re})

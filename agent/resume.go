@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"iter"
 
+	"github.com/gomastra/mastra/mastraerror"
 	"github.com/gomastra/mastra/storage"
 	"github.com/gomastra/mastra/stream"
 	"github.com/gomastra/mastra/tools"
@@ -220,7 +221,7 @@ func (a *Agent) resumeConflict(method, runID string, cause error) error {
 	}
 	return &RunError{
 		Message: fmt.Sprintf("Agent %q %s() cannot resume run %q: another resume of it is under way or has finished.", a.cfg.Name, method, runID),
-		Domain:  "AGENT", Category: "USER", Code: "AGENT_RESUME_CONFLICT", Details: map[string]any{"runId": runID}, cause: cause,
+		Domain:  mastraerror.DomainAgent, Category: mastraerror.CategoryUser, ID: mastraerror.IDAgentResumeConflict, Details: map[string]any{"runId": runID}, Cause: cause,
 	}
 }
 
@@ -237,7 +238,7 @@ func (a *Agent) resumeTarget(method, runID, toolCallID string, stored *storage.R
 	if toolCallID != "" || stored.Status == storage.RunSuspended {
 		return nil, &RunError{
 			Message: fmt.Sprintf("Agent %q %s() cannot resume tool call %q because it is not suspended.", a.cfg.Name, method, toolCallID),
-			Domain:  "AGENT", Category: "USER", Code: "AGENT_RESUME_TOOL_CALL_NOT_SUSPENDED",
+			Domain:  mastraerror.DomainAgent, Category: mastraerror.CategoryUser, ID: mastraerror.IDAgentResumeToolCallNotSuspended,
 			Details: map[string]any{"agentName": a.cfg.Name, "method": method, "runId": runID, "toolCallId": toolCallID},
 		}
 	}
@@ -332,7 +333,7 @@ func (a *Agent) noSnapshotError(method, runID string) error {
 	return &RunError{
 		Message: fmt.Sprintf("Agent %q %s() could not find a suspended run for runId %q. ", a.cfg.Name, method, runID) + storageNote +
 			fmt.Sprintf("Ensure you are calling %s() only with a runId from a currently-suspended run.", method),
-		Domain: "AGENT", Category: "USER", Code: "AGENT_RESUME_NO_SNAPSHOT_FOUND",
+		Domain: mastraerror.DomainAgent, Category: mastraerror.CategoryUser, ID: mastraerror.IDAgentResumeNoSnapshotFound,
 		Details: map[string]any{"runId": runID, "agentName": a.cfg.Name, "hasStorage": a.cfg.Storage != nil},
 	}
 }

@@ -46,7 +46,7 @@ func TestResumeOfARunningRunIsAConflict(t *testing.T) {
 	// Without a tool call id, as a second process resuming the run would.
 	_, err = a.ResumeGenerate(ctx, first.RunID, map[string]any{"approved": true})
 	var re *RunError
-	if !errors.Is(err, storage.ErrConflict) || !errors.As(err, &re) || re.Code != "AGENT_RESUME_CONFLICT" {
+	if !errors.Is(err, storage.ErrConflict) || !errors.As(err, &re) || re.ID != "AGENT_RESUME_CONFLICT" {
 		t.Errorf("second resume: %v", err)
 	}
 	close(release)

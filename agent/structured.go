@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/gomastra/mastra/mastraerror"
 	"github.com/gomastra/mastra/model"
 	"github.com/gomastra/mastra/schema"
 	"github.com/gomastra/mastra/schema/compat"
@@ -220,7 +221,7 @@ func (st *structuring) check(text string, reason model.FinishReason) checked {
 	if reason == model.FinishLength || reason == model.FinishContentFilter {
 		return checked{err: &RunError{
 			Message: fmt.Sprintf("Structured output was truncated because the model finished with reason %q.", reason),
-			Code:    "STRUCTURED_OUTPUT_TRUNCATED", Details: map[string]any{"finishReason": reason, "value": text},
+			ID:      mastraerror.IDStructuredOutputTruncated, Details: map[string]any{"finishReason": reason, "value": text},
 		}}
 	}
 	if text == "" {
@@ -246,7 +247,7 @@ func (st *structuring) check(text string, reason model.FinishReason) checked {
 		}
 		return checked{err: &RunError{
 			Message: "Structured output validation failed: " + strings.Join(lines, "\n"),
-			Code:    "STRUCTURED_OUTPUT_SCHEMA_VALIDATION_FAILED", Details: map[string]any{"value": diag},
+			ID:      mastraerror.IDStructuredOutputSchemaValidationFailed, Details: map[string]any{"value": diag},
 		}}
 	}
 	return checked{object: validated}
@@ -518,7 +519,7 @@ func (r *run) structure(out sink, text string, reason model.FinishReason) model.
 			}
 		}
 		if err != nil {
-			return r.settle(out, checked{err: &RunError{Message: err.Error(), cause: err}}, reason, runID, meta)
+			return r.settle(out, checked{err: &RunError{Message: err.Error(), Cause: err}}, reason, runID, meta)
 		}
 		switch p.Type {
 		case model.PartTextDelta:
@@ -539,7 +540,7 @@ func (r *run) settle(out sink, oc checked, reason model.FinishReason, runID stri
 		r.objectResult(out, oc.object, runID, meta, nil)
 		return reason
 	}
-	oc.err.Domain, oc.err.Category = "AGENT", "SYSTEM"
+	oc.err.Domain, oc.err.Category = mastraerror.DomainAgent, mastraerror.CategorySystem
 	switch r.st.so.ErrorStrategy {
 	case WarnErrors:
 		r.agent.cfg.Logger.Warn(oc.err.Message, "agent", r.agent.cfg.ID, "runId", r.opts.runID)

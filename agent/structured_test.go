@@ -120,9 +120,9 @@ func TestStructuredOutputErrorStrategies(t *testing.T) {
 	}
 	want := &RunError{
 		Message: "Structured output validation failed: - temp: Invalid input: expected number, received undefined",
-		Domain:  "AGENT", Category: "SYSTEM", Code: "STRUCTURED_OUTPUT_SCHEMA_VALIDATION_FAILED", Details: map[string]any{"value": `{"city":"Paris"}`},
+		Domain:  "AGENT", Category: "SYSTEM", ID: "STRUCTURED_OUTPUT_SCHEMA_VALIDATION_FAILED", Details: map[string]any{"value": `{"city":"Paris"}`},
 	}
-	if d := cmp.Diff(want, runErr, cmp.AllowUnexported(RunError{})); d != "" {
+	if d := cmp.Diff(want, runErr); d != "" {
 		t.Errorf("strict error (-mastra +go):\n%s", d)
 	}
 	wantTypes := "text-start object text-delta object text-delta text-end error step-finish finish"

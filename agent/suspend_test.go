@@ -106,7 +106,7 @@ func TestSuspendAndResume(t *testing.T) {
 	// The run is finished: resuming it again finds nothing.
 	_, err = a.ResumeGenerate(context.Background(), out.RunID, map[string]any{"ok": true})
 	var re *RunError
-	if !errors.As(err, &re) || re.Code != "AGENT_RESUME_NO_SNAPSHOT_FOUND" || !strings.Contains(re.Message, `could not find a suspended run for runId "`+out.RunID+`"`) {
+	if !errors.As(err, &re) || re.ID != "AGENT_RESUME_NO_SNAPSHOT_FOUND" || !strings.Contains(re.Message, `could not find a suspended run for runId "`+out.RunID+`"`) {
 		t.Errorf("second resume: %v", err)
 	}
 }
@@ -145,11 +145,11 @@ func TestResumeErrors(t *testing.T) {
 	out, _ := a.Generate(context.Background(), "pay 5")
 	_, err := a.ResumeGenerate(context.Background(), out.RunID, confirmResume{OK: true}, WithToolCallID("c9"))
 	var re *RunError
-	if !errors.As(err, &re) || re.Code != "AGENT_RESUME_TOOL_CALL_NOT_SUSPENDED" || re.Message != `Agent "Calc" resumeGenerate() cannot resume tool call "c9" because it is not suspended.` {
+	if !errors.As(err, &re) || re.ID != "AGENT_RESUME_TOOL_CALL_NOT_SUSPENDED" || re.Message != `Agent "Calc" resumeGenerate() cannot resume tool call "c9" because it is not suspended.` {
 		t.Errorf("wrong call: %v", err)
 	}
 	_, err = a.ResumeGenerate(context.Background(), "nope", confirmResume{OK: true})
-	if !errors.As(err, &re) || re.Code != "AGENT_RESUME_NO_SNAPSHOT_FOUND" || !strings.Contains(re.Message, "No storage is configured") {
+	if !errors.As(err, &re) || re.ID != "AGENT_RESUME_NO_SNAPSHOT_FOUND" || !strings.Contains(re.Message, "No storage is configured") {
 		t.Errorf("unknown run: %v", err)
 	}
 	// A failed check claims nothing: the right resume still works.
@@ -177,7 +177,7 @@ func TestConcurrentResumesLetExactlyOneThrough(t *testing.T) {
 				conflicts.Add(1)
 			default:
 				var re *RunError
-				if !errors.As(err, &re) || re.Code != "AGENT_RESUME_NO_SNAPSHOT_FOUND" {
+				if !errors.As(err, &re) || re.ID != "AGENT_RESUME_NO_SNAPSHOT_FOUND" {
 					t.Errorf("unexpected: %v", err)
 				}
 			}
@@ -346,10 +346,10 @@ func TestListSuspendedRunsAndSendToolApproval(t *testing.T) {
 		t.Errorf("thread t-2, page 1: %d of %d", len(page), total)
 	}
 	var re *RunError
-	if _, _, err := a.SendToolApproval(ctx, ToolApproval{ThreadID: "t-2", Approved: true}); !errors.As(err, &re) || re.Code != "AGENT_SEND_TOOL_APPROVAL_AMBIGUOUS_SUSPENDED_RUNS" {
+	if _, _, err := a.SendToolApproval(ctx, ToolApproval{ThreadID: "t-2", Approved: true}); !errors.As(err, &re) || re.ID != "AGENT_SEND_TOOL_APPROVAL_AMBIGUOUS_SUSPENDED_RUNS" {
 		t.Errorf("ambiguous: %v", err)
 	}
-	if _, _, err := a.SendToolApproval(ctx, ToolApproval{ThreadID: "t-9", Approved: true}); !errors.As(err, &re) || re.Code != "AGENT_SEND_TOOL_APPROVAL_NO_ACTIVE_THREAD_RUN" {
+	if _, _, err := a.SendToolApproval(ctx, ToolApproval{ThreadID: "t-9", Approved: true}); !errors.As(err, &re) || re.ID != "AGENT_SEND_TOOL_APPROVAL_NO_ACTIVE_THREAD_RUN" {
 		t.Errorf("no run: %v", err)
 	}
 	runID, s, err := a.SendToolApproval(ctx, ToolApproval{ThreadID: "t-1", Approved: false, Reason: "no"})

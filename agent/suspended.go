@@ -8,6 +8,7 @@ import (
 	"iter"
 	"time"
 
+	"github.com/gomastra/mastra/mastraerror"
 	"github.com/gomastra/mastra/storage"
 	"github.com/gomastra/mastra/stream"
 )
@@ -136,7 +137,7 @@ func (a *Agent) SendToolApproval(ctx context.Context, ap ToolApproval, opts ...O
 	case len(matching) == 0:
 		return "", nil, &RunError{
 			Message: fmt.Sprintf("Agent %q sendToolApproval() could not find an active or suspended run for thread %q. The run may have already completed or been resumed.", a.cfg.Name, ap.ThreadID),
-			Domain:  "AGENT", Category: "USER", Code: "AGENT_SEND_TOOL_APPROVAL_NO_ACTIVE_THREAD_RUN", Details: details,
+			Domain:  mastraerror.DomainAgent, Category: mastraerror.CategoryUser, ID: mastraerror.IDAgentSendToolApprovalNoActiveThreadRun, Details: details,
 		}
 	case len(matching) > 1:
 		ids := ""
@@ -149,7 +150,7 @@ func (a *Agent) SendToolApproval(ctx context.Context, ap ToolApproval, opts ...O
 		details["runIds"] = ids
 		return "", nil, &RunError{
 			Message: fmt.Sprintf("Agent %q sendToolApproval() found %d suspended runs for thread %q. Pass a toolCallId to disambiguate, or resume a specific run with approveToolCall()/declineToolCall() and an explicit runId.", a.cfg.Name, len(matching), ap.ThreadID),
-			Domain:  "AGENT", Category: "USER", Code: "AGENT_SEND_TOOL_APPROVAL_AMBIGUOUS_SUSPENDED_RUNS", Details: details,
+			Domain:  mastraerror.DomainAgent, Category: mastraerror.CategoryUser, ID: mastraerror.IDAgentSendToolApprovalAmbiguousSuspendedRuns, Details: details,
 		}
 	}
 	runID := matching[0].RunID

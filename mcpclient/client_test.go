@@ -154,8 +154,8 @@ func TestListToolsSkipsFailedServers(t *testing.T) {
 	if !errors.As(err, &me) || me.ID != IDConnectFailed {
 		t.Fatalf("error = %#v, want a *mastra.Error %s", err, IDConnectFailed)
 	}
-	if !strings.HasPrefix(me.Text, "Failed to connect to MCP server missing: ") || !strings.Contains(me.Text, "/nonexistent/mcp-server-binary") {
-		t.Errorf("text = %q", me.Text)
+	if !strings.HasPrefix(me.Message, "Failed to connect to MCP server missing: ") || !strings.Contains(me.Message, "/nonexistent/mcp-server-binary") {
+		t.Errorf("text = %q", me.Message)
 	}
 	if _, ok := errs["good"]; ok || len(errs) != 1 {
 		t.Errorf("errors = %v", errs)
@@ -225,7 +225,7 @@ func TestIsErrorThrowAndReturn(t *testing.T) {
 		t.Fatalf("err = %#v, want a *mastra.Error", err)
 	}
 	want := &mastra.Error{ID: IDToolExecutionFailed, Domain: mastra.DomainMCP, Category: mastra.CategoryThirdParty,
-		Text: "boom: the database is down\ntry later", Details: map[string]any{"toolName": "fail", "serverName": "thrower"}}
+		Message: "boom: the database is down\ntry later", Details: map[string]any{"toolName": "fail", "serverName": "thrower"}}
 	if diff := cmp.Diff(want, me); diff != "" {
 		t.Errorf("error (-want +got):\n%s", diff)
 	}

@@ -7,24 +7,25 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 
-	mastra "github.com/gomastra/mastra"
+	"github.com/gomastra/mastra/mastraerror"
 )
 
-// Mastra's error ids for what the client reports as a *mastra.Error.
+// Mastra's error ids for what the client reports as a *mastraerror.Error
+// (the type of mastra.Error).
 const (
 	// IDToolExecutionFailed: the server answered a tool call with isError
 	// (and OnToolError is ToolErrorThrow). The text is the result's text.
-	IDToolExecutionFailed = "MCP_CLIENT_TOOL_EXECUTION_FAILED"
+	IDToolExecutionFailed = mastraerror.IDMCPClientToolExecutionFailed
 	// IDOutputSchemaTooComplex: the tool's output schema is deeper than 128
 	// levels or has more than 10 000 schema nodes, so structured results
 	// are not validated against it but refused.
-	IDOutputSchemaTooComplex = "MCP_CLIENT_OUTPUT_SCHEMA_TOO_COMPLEX"
+	IDOutputSchemaTooComplex = mastraerror.IDMCPClientOutputSchemaTooComplex
 	// IDConnectFailed: connecting to a server failed.
-	IDConnectFailed = "MCP_CLIENT_CONNECT_FAILED"
+	IDConnectFailed = mastraerror.IDMCPClientConnectFailed
 	// IDReadResourceFailed: ReadResource failed.
-	IDReadResourceFailed = "MCP_CLIENT_READ_RESOURCE_FAILED"
+	IDReadResourceFailed = mastraerror.IDMCPClientReadResourceFailed
 	// IDGetPromptFailed: GetPrompt failed.
-	IDGetPromptFailed = "MCP_CLIENT_GET_PROMPT_FAILED"
+	IDGetPromptFailed = mastraerror.IDMCPClientGetPromptFailed
 )
 
 var (
@@ -62,13 +63,14 @@ func (e *protocolError) Error() string {
 
 func (e *protocolError) Unwrap() error { return e.wire }
 
-// newMastraError builds a *mastra.Error of the MCP domain.
-func newMastraError(id, text string, details map[string]any, cause error) *mastra.Error {
-	return &mastra.Error{
+// newMastraError builds an *mastraerror.Error of the MCP domain, caused
+// by a third party.
+func newMastraError(id, text string, details map[string]any, cause error) *mastraerror.Error {
+	return &mastraerror.Error{
 		ID:       id,
-		Domain:   mastra.DomainMCP,
-		Category: mastra.CategoryThirdParty,
-		Text:     text,
+		Domain:   mastraerror.DomainMCP,
+		Category: mastraerror.CategoryThirdParty,
+		Message:  text,
 		Details:  details,
 		Cause:    cause,
 	}

@@ -4,29 +4,30 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/gomastra/mastra"
 	"github.com/gomastra/mastra/internal/jsjson"
 	"github.com/gomastra/mastra/internal/wire"
+	"github.com/gomastra/mastra/mastraerror"
 )
 
-// Mastra's error ids for what an MCP server refuses or reports.
+// Mastra's error ids for what an MCP server refuses or reports (see
+// package mastraerror).
 const (
 	// IDConversionFailed: an agent or workflow has no description.
-	IDConversionFailed = "MCP_SERVER_AGENT_OR_WORKFLOW_TOOL_CONVERSION_FAILED"
+	IDConversionFailed = mastraerror.IDMCPServerAgentOrWorkflowToolConversionFailed
 	// IDResumeSchemaNotRepresentable: a tool's resume schema cannot be
 	// shown as an input-request form (a flat object of primitives).
-	IDResumeSchemaNotRepresentable = "MCP_SERVER_RESUME_SCHEMA_NOT_REPRESENTABLE"
+	IDResumeSchemaNotRepresentable = mastraerror.IDMCPServerResumeSchemaNotRepresentable
 	// IDUnknownTool: ExecuteTool was asked for a tool the server does not
 	// expose.
-	IDUnknownTool = "MCP_SERVER_TOOL_EXECUTE_PREPARATION_FAILED"
+	IDUnknownTool = mastraerror.IDMCPServerToolExecutePreparationFailed
 	// IDInvalidInput: ExecuteTool's input (or resume data) failed
 	// validation.
-	IDInvalidInput = "MCP_SERVER_TOOL_INVALID_INPUT"
+	IDInvalidInput = mastraerror.IDMCPServerToolInvalidInput
 	// IDExecuteFailed: the tool ExecuteTool ran returned an error.
-	IDExecuteFailed = "MCP_SERVER_TOOL_EXECUTE_FAILED"
+	IDExecuteFailed = mastraerror.IDMCPServerToolExecuteFailed
 	// IDToolExecutionFailed is the error a failed tools/call reports to
 	// the client (serialized in the result's text).
-	IDToolExecutionFailed = "TOOL_EXECUTION_FAILED"
+	IDToolExecutionFailed = mastraerror.IDToolExecutionFailed
 )
 
 // ErrInvalidConfig is matched (errors.Is) by New's errors about a Config
@@ -39,17 +40,17 @@ func configError(format string, args ...any) error {
 }
 
 // mcpError is a MastraError of the MCP domain caused by the user.
-func mcpError(id, text string, details map[string]any, cause error) *mastra.Error {
-	return &mastra.Error{ID: id, Domain: mastra.DomainMCP, Category: mastra.CategoryUser, Text: text, Details: details, Cause: cause}
+func mcpError(id, text string, details map[string]any, cause error) *mastraerror.Error {
+	return &mastraerror.Error{ID: id, Domain: mastraerror.DomainMCP, Category: mastraerror.CategoryUser, Message: text, Details: details, Cause: cause}
 }
 
 // toolExecutionError is the MastraError Mastra's tool builder wraps a
 // thrown error in (TOOL_EXECUTION_FAILED, details errorMessage and model),
 // which its MCP server serializes for the client.
-func toolExecutionError(err error) *mastra.Error {
-	return &mastra.Error{
-		ID: IDToolExecutionFailed, Domain: mastra.DomainTool, Category: mastra.CategoryUser,
-		Text:    errorText(err),
+func toolExecutionError(err error) *mastraerror.Error {
+	return &mastraerror.Error{
+		ID: IDToolExecutionFailed, Domain: mastraerror.DomainTool, Category: mastraerror.CategoryUser,
+		Message: errorText(err),
 		Details: map[string]any{"errorMessage": jsErrorString(err), "model": ""},
 		Cause:   err,
 	}
@@ -64,20 +65,21 @@ func errorText(err error) string {
 	return err.Error()
 }
 
-// jsErrorString is String(err) in JavaScript: "<name>: <message>".
+// jsErrorString is String(err) in JavaScript: "<name>: <message>", the
+// name an *Error's Name ("MastraError" for one with a domain), "Error"
+// for anything else, wrapped errors included.
 func jsErrorString(err error) string {
-	var me *mastra.Error
-	if errors.As(err, &me) && me == err {
-		return "MastraError: " + me.Text
+	if me, ok := err.(*mastraerror.Error); ok {
+		return me.Name() + ": " + me.Message
 	}
 	return "Error: " + err.Error()
 }
 
 // mastraErrorJSON is err.toJSON() as JSON.stringify writes it.
-func mastraErrorJSON(err *mastra.Error) string {
-	raw, mErr := err.MarshalJSON()
+func mastraErrorJSON(err *mastraerror.Error) string {
+	raw, mErr := err.MarshalMastra()
 	if mErr != nil {
-		return `{"message":` + string(jsjson.AppendString(nil, err.Text, jsjson.Replace)) + `}`
+		return `{"message":` + string(jsjson.AppendString(nil, err.Message, jsjson.Replace)) + `}`
 	}
 	return wire.StringifyText(raw)
 }

@@ -350,8 +350,8 @@ func TestConstructionErrorsMatchMastra(t *testing.T) {
 		if !errors.As(err, &me) {
 			t.Fatalf("%s: %v is not a *mastra.Error", tc.key, err)
 		}
-		if me.Text != want.Message || me.ID != want.ID || string(me.Domain) != want.Domain || string(me.Category) != want.Category {
-			t.Errorf("%s: %s %s %s %q\n Mastra: %s %s %s %q", tc.key, me.ID, me.Domain, me.Category, me.Text, want.ID, want.Domain, want.Category, want.Message)
+		if me.Message != want.Message || me.ID != want.ID || string(me.Domain) != want.Domain || string(me.Category) != want.Category {
+			t.Errorf("%s: %s %s %s %q\n Mastra: %s %s %s %q", tc.key, me.ID, me.Domain, me.Category, me.Message, want.ID, want.Domain, want.Category, want.Message)
 		}
 	}
 }

@@ -12,9 +12,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/gomastra/mastra"
 	"github.com/gomastra/mastra/internal/wire"
 	"github.com/gomastra/mastra/internal/zodmsg"
+	"github.com/gomastra/mastra/mastraerror"
 	"github.com/gomastra/mastra/server"
 	"github.com/gomastra/mastra/tools"
 )
@@ -142,15 +142,10 @@ func (reg *registry) executeTool(w http.ResponseWriter, r *http.Request) {
 	opts := &ExecuteOptions{RequestContext: rc, ResumeData: body["resumeData"], SuspendPayload: body["suspendPayload"]}
 	x, err := s.ExecuteTool(r.Context(), r.PathValue("toolId"), body["data"], opts)
 	if err != nil {
-		status := http.StatusInternalServerError
-		var me *mastra.Error
-		if errors.As(err, &me) && me.ID == IDInvalidInput {
-			status = http.StatusBadRequest
-		}
 		if r.Context().Err() != nil {
 			return // the client went away
 		}
-		writeError(w, status, err.Error())
+		writeError(w, mastraerror.HTTPStatus(err), err.Error())
 		return
 	}
 	if x.Suspended {

@@ -53,11 +53,12 @@
 // {"error":"Invalid request body","issues":[{"field","message"}]} with
 // Zod's (and, for unparsable JSON, V8's) messages. Bodies over
 // Options.MaxBodyBytes (4.5 MB) are 413 {"error":"Request body too
-// large"}. Handler errors are {"error": message} with the error's status
-// (see statusOf): a registry *mastra.Error's details.status, an agent
-// resume conflict 409, a run or snapshot that does not exist 404, other
-// failures 500. A handler that panics is answered 500 {"error":"Internal
-// Server Error"} and logged; the server keeps serving.
+// large"}. Handler errors are {"error": message} with the status
+// mastraerror.HTTPStatus gives the error: a registry error's
+// details.status, an agent resume conflict 409, a run or snapshot that
+// does not exist 404, invalid workflow input or resume data 400, a
+// timeout 504, other failures 500. A handler that panics is answered 500
+// {"error":"Internal Server Error"} and logged; the server keeps serving.
 //
 // Request contexts come from the body's requestContext (POST) or
 // ?requestContext=<base64 JSON> (GET). The reserved keys

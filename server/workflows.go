@@ -244,37 +244,6 @@ func (s *Server) workflow(r *http.Request) (*workflows.Workflow, error) {
 	return nil, errWorkflowNotFound
 }
 
-// workflowError turns a workflow's error into its answer, with Mastra's
-// text: invalid input, initial state or resume data is 400, as Mastra's
-// handleError answers WORKFLOW_SCHEMA_VALIDATION_FAILED; resuming a run
-// that is not suspended is 500, as Mastra answers the plain Error its
-// workflows throw. Resuming a step that is not suspended, or a run with
-// several suspended steps without naming one, is a mistake in the
-// request, which gomastra answers 400 (Mastra: 500, a plain Error too),
-// as it does the agents' resume errors (see agentErrorStatus). Other
-// errors pass as they are.
-func workflowError(err error) error {
-	var we *workflows.Error
-	if !errors.As(err, &we) {
-		return err
-	}
-	if we.ID == "WORKFLOW_RESUME_NOT_SUSPENDED" {
-		return errorf(http.StatusInternalServerError, we.Message)
-	}
-	return errorf(http.StatusBadRequest, we.Message)
-}
-
-// workflowErrors maps the errors of a run's chunks with workflowError.
-func workflowErrors(seq chunkSeq) chunkSeq {
-	return func(yield func(stream.Chunk, error) bool) {
-		for c, err := range seq {
-			if !yield(c, workflowError(err)) {
-				return
-			}
-		}
-	}
-}
-
 // errNotSuspended is Mastra's answer to resuming a run that is not
 // suspended (one that has ended, or has not started).
 var errNotSuspended = errorf(http.StatusInternalServerError, "This workflow run was not suspended")
@@ -437,7 +406,7 @@ func (s *Server) startAsync(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) writeResult(w http.ResponseWriter, r *http.Request, res *workflows.Result, err error) {
 	if err != nil {
-		s.writeRunError(w, r, workflowError(err))
+		s.writeRunError(w, r, err)
 		return
 	}
 	b, err := res.MarshalJSON()
@@ -486,7 +455,7 @@ func (s *Server) streamWorkflow(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	s.writeStream(w, r, workflowErrors(req.rec.run.Stream(r.Context(), req.input, req.state)), workflowFormat(r))
+	s.writeStream(w, r, req.rec.run.Stream(r.Context(), req.input, req.state), workflowFormat(r))
 	s.runs.unbegin(req.rec)
 }
 
@@ -631,7 +600,7 @@ func (s *Server) resumeChunks(ctx context.Context, req *resumeRequest) chunkSeq 
 				tracked = true
 				s.runs.track(req.rec)
 			}
-			if !yield(c, workflowError(err)) {
+			if !yield(c, err) {
 				return
 			}
 		}

@@ -43,6 +43,8 @@ import (
 	"encoding/json"
 	"errors"
 	"time"
+
+	"github.com/gomastra/mastra/mastraerror"
 )
 
 // Store is a storage backend.
@@ -61,8 +63,10 @@ var ErrNotFound = errors.New("storage: not found")
 
 // ErrConflict is returned (wrapped) when a write loses a race it must not
 // win twice: a resume claim already taken, or a run saved or appended to
-// with a stale version.
-var ErrConflict = errors.New("storage: conflict")
+// with a stale version. It carries HTTP status 409 (a
+// mastraerror.StatusCoder): a server answers an error that wraps it 409
+// Conflict (see mastraerror.HTTPStatus).
+var ErrConflict = mastraerror.NewStatusError("storage: conflict", 409)
 
 // Thread is a memory thread: a conversation of one resource (a user, an
 // account).

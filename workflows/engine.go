@@ -13,6 +13,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/gomastra/mastra/internal/uuid"
+	"github.com/gomastra/mastra/mastraerror"
 	"github.com/gomastra/mastra/schema"
 	"github.com/gomastra/mastra/stream"
 	"github.com/gomastra/mastra/tools"
@@ -77,20 +78,7 @@ func (r *Run) execute(parent context.Context, yield func(stream.Chunk, error) bo
 		}
 		switch how {
 		case suspended:
-			r.mu.Lock()
-			r.state.Status = StatusSuspended
-			r.state.Suspended = r.suspendedPaths()
-			r.unsaved = true
-			r.mu.Unlock()
-			err := r.persist(ctx)
-			r.mu.Lock()
-			r.unsaved = false
-			r.mu.Unlock()
-			if err != nil {
-				r.finish(ctx, StatusFailed, nil, err)
-				return
-			}
-			r.send(stream.TypeWorkflowFinish, stream.FromWorkflow, r.finishPayload(StatusSuspended))
+			r.suspend(ctx)
 			return
 		case failed:
 			r.finish(ctx, StatusFailed, nil, err)
@@ -107,6 +95,26 @@ func (r *Run) execute(parent context.Context, yield func(stream.Chunk, error) bo
 			return
 		}
 	}
+}
+
+// suspend ends the run's stream at a suspension, once the suspended run
+// is saved (until then it reports itself running); a failed save fails
+// the run.
+func (r *Run) suspend(ctx context.Context) {
+	r.mu.Lock()
+	r.state.Status = StatusSuspended
+	r.state.Suspended = r.suspendedPaths()
+	r.unsaved = true
+	r.mu.Unlock()
+	err := r.persist(ctx)
+	r.mu.Lock()
+	r.unsaved = false
+	r.mu.Unlock()
+	if err != nil {
+		r.finish(ctx, StatusFailed, nil, err)
+		return
+	}
+	r.send(stream.TypeWorkflowFinish, stream.FromWorkflow, r.finishPayload(StatusSuspended))
 }
 
 // finish ends the run with status (and err, when it failed).
@@ -222,6 +230,7 @@ func (r *Run) callStep(ctx context.Context, s *Step, key, callID string, in, res
 	r.mu.Lock()
 	rec := r.state.Steps[key]
 	out, how, stepErr := settle(rec, s, result, err)
+	r.touchStep(key)
 	r.mu.Unlock()
 	typ := stream.TypeWorkflowStepResult
 	if how == suspended {
@@ -270,7 +279,7 @@ func settle(rec *StepResult, s *Step, result *tools.Result, err error) (json.Raw
 		}
 		return nil, suspended, nil
 	case result.ValidationError() != nil:
-		verr := newError("WORKFLOW_STEP_INPUT_VALIDATION_FAILED", "Step input validation failed: \n"+issueLines(result.ValidationError().Issues))
+		verr := newError(mastraerror.IDWorkflowStepInputValidationFailed, "Step input validation failed: \n"+issueLines(result.ValidationError().Issues))
 		rec.Status, rec.Error = StatusFailed, errorInfo(verr)
 		return nil, failed, verr
 	}
@@ -381,6 +390,7 @@ func (r *Run) runLoop(ctx context.Context, n *node, in json.RawMessage) (json.Ra
 		if rec := r.stepRecord(s.ID()); rec != nil {
 			r.mu.Lock()
 			rec.Metadata = map[string]any{"iterationCount": iteration}
+			r.touchStep(s.ID())
 			r.mu.Unlock()
 		}
 		if how != done {
@@ -411,13 +421,7 @@ func (r *Run) runForeach(ctx context.Context, n *node, in json.RawMessage) (json
 	if err := json.Unmarshal(in, &items); err != nil {
 		return nil, failed, fmt.Errorf("foreach %s: the input is not an array: %w", s.ID(), err)
 	}
-	r.mu.Lock()
-	rec := r.state.Steps[s.ID()]
-	if rec == nil || len(rec.Items) != len(items) {
-		rec = &StepResult{Status: StatusRunning, Payload: in, StartedAt: nowMillis(), Items: make([]*StepResult, len(items))}
-		r.state.Steps[s.ID()] = rec
-	}
-	r.mu.Unlock()
+	rec := r.foreachRecord(s.ID(), in, len(items))
 	r.stepChunk(stream.TypeWorkflowStepStart, s.ID(), "", &StepResult{Status: StatusRunning, Payload: in, StartedAt: rec.StartedAt})
 	outs := make([]json.RawMessage, len(items))
 	hows := make([]outcome, len(items))
@@ -454,7 +458,29 @@ func (r *Run) runForeach(ctx context.Context, n *node, in json.RawMessage) (json
 			}
 		}
 	}
+	return r.endForeach(s, rec, worst, outs, firstErr)
+}
+
+// foreachRecord is the record of foreach step key over n items: the one
+// the run has (a resumed foreach's), or a new one.
+func (r *Run) foreachRecord(key string, in json.RawMessage, n int) *StepResult {
 	r.mu.Lock()
+	defer r.mu.Unlock()
+	rec := r.state.Steps[key]
+	if rec == nil || len(rec.Items) != n {
+		rec = &StepResult{Status: StatusRunning, Payload: in, StartedAt: nowMillis(), Items: make([]*StepResult, n)}
+		r.state.Steps[key] = rec
+		r.touch(key)
+	}
+	return rec
+}
+
+// endForeach records how foreach step s ended in rec (worst: the worst
+// of its iterations' outcomes, outs their outputs) and, unless it
+// suspended, streams its result.
+func (r *Run) endForeach(s *Step, rec *StepResult, worst outcome, outs []json.RawMessage, firstErr error) (json.RawMessage, outcome, error) {
+	r.mu.Lock()
+	r.touchStep(s.ID())
 	defer func() {
 		r.mu.Unlock()
 		if worst != suspended {
@@ -493,6 +519,7 @@ func (r *Run) runItem(ctx context.Context, s *Step, rec *StepResult, i int, in j
 	item := &StepResult{Status: StatusRunning, Payload: in, StartedAt: nowMillis()}
 	r.mu.Lock()
 	rec.Items[i] = item
+	r.touchItem(s.ID(), i)
 	r.mu.Unlock()
 	inv := r.invocation(s, s.ID(), resumeData, prior)
 	if resumeData != nil {
@@ -501,6 +528,7 @@ func (r *Run) runItem(ctx context.Context, s *Step, rec *StepResult, i int, in j
 	result, err := s.tool.Execute(withFrame(ctx, &frame{run: r, stepID: s.ID(), step: s}), in, inv)
 	r.mu.Lock()
 	out, how, stepErr := settle(item, s, result, err)
+	r.touchItem(s.ID(), i)
 	completed := 0
 	for _, it := range rec.Items {
 		if it != nil && it.Status != StatusRunning {
@@ -559,6 +587,7 @@ func (r *Run) record(key string, rec *StepResult) {
 		r.state.Order = append(r.state.Order, key)
 	}
 	r.state.Steps[key] = rec
+	r.touch(key)
 	r.mu.Unlock()
 }
 
@@ -574,6 +603,7 @@ func (r *Run) onPath(key string) {
 func (r *Run) clearRecord(key string) {
 	r.mu.Lock()
 	delete(r.state.Steps, key)
+	r.touch(key)
 	r.mu.Unlock()
 }
 
@@ -640,14 +670,10 @@ func (r *Run) conditionInput(out json.RawMessage, iteration int) ConditionInput 
 func validate(s schema.Schema, raw json.RawMessage, what string) error {
 	var v any
 	if err := json.Unmarshal(raw, &v); err != nil {
-		e := newError("WORKFLOW_SCHEMA_VALIDATION_FAILED", "Invalid "+what+": "+err.Error())
-		e.Type = what
-		return e
+		return validationError(what, "Invalid "+what+": "+err.Error())
 	}
 	if _, issues := s.Validate(v); len(issues) > 0 {
-		e := newError("WORKFLOW_SCHEMA_VALIDATION_FAILED", "Invalid "+what+": \n"+issueLines(issues))
-		e.Type = what
-		return e
+		return validationError(what, "Invalid "+what+": \n"+issueLines(issues))
 	}
 	return nil
 }
@@ -670,9 +696,7 @@ func validateAbsent(s schema.Schema, what string) error {
 		for i := range issues {
 			issues[i].Path = issues[i].Path[min(1, len(issues[i].Path)):]
 		}
-		e := newError("WORKFLOW_SCHEMA_VALIDATION_FAILED", "Invalid "+what+": \n"+issueLines(issues))
-		e.Type = what
-		return e
+		return validationError(what, "Invalid "+what+": \n"+issueLines(issues))
 	}
 	return nil
 }
@@ -689,25 +713,6 @@ func issueLines(issues []schema.Issue) string {
 	}
 	return b.String()
 }
-
-// Error is a workflow error with Mastra's text (and, where Mastra has
-// one, its id): invalid input, initial state or resume data
-// (WORKFLOW_SCHEMA_VALIDATION_FAILED, Type saying which), a step's
-// input that does not match its schema
-// (WORKFLOW_STEP_INPUT_VALIDATION_FAILED), a resume of a step that is
-// not suspended.
-type Error struct {
-	ID      string
-	Message string
-	// Type is what a validation checked: "input data", "initial data",
-	// "resume data", "state".
-	Type string
-}
-
-func (e *Error) Error() string { return e.Message }
-
-// newError makes an *Error.
-func newError(id, msg string) *Error { return &Error{ID: id, Message: msg} }
 
 // orderedObject encodes outputs keyed by step id, in the steps' order.
 func orderedObject(steps []*Step, obj map[string]json.RawMessage) (json.RawMessage, error) {

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/gomastra/mastra/mastraerror"
 	"github.com/gomastra/mastra/storage"
 	"github.com/gomastra/mastra/stream"
 )
@@ -57,35 +58,10 @@ func (r *Run) prepareResume(ctx context.Context, opts ResumeOptions) error {
 	var target *resumeTarget
 	switch status {
 	case StatusSuspended:
-		path := opts.Step
-		if len(path) == 0 {
-			if len(paths) > 1 {
-				return newError("WORKFLOW_RESUME_AMBIGUOUS", "Multiple suspended steps found: "+listPaths(paths)+`. Please specify which step to resume using the "step" parameter.`)
-			}
-			path = paths[0]
+		var err error
+		if target, err = r.resumeTarget(opts, paths); err != nil {
+			return err
 		}
-		if !hasPath(paths, path) {
-			return newError("WORKFLOW_RESUME_STEP_NOT_SUSPENDED", `This workflow step "`+path[0]+`" was not suspended. Available suspended steps: [`+strings.Join(suspendedIDs(paths), ", ")+`]`)
-		}
-		data, err := marshal(opts.Data)
-		if err != nil {
-			return fmt.Errorf("workflows: resume data: %w", err)
-		}
-		if s := r.wf.step(path[0]); s != nil && s.ResumeSchema() != nil && len(path) == 1 {
-			if err := validate(s.ResumeSchema(), data, "resume data"); err != nil {
-				return err
-			}
-		}
-		index := -1
-		if opts.ForEachIndex != nil {
-			index = *opts.ForEachIndex
-		}
-		// A nested workflow's step is resumed through its outer step,
-		// which passes the inner path on.
-		if len(path) > 1 {
-			data, _ = json.Marshal(nestedResume{Step: path[1:], Data: data})
-		}
-		target = &resumeTarget{Step: path[0], Index: index, Data: data}
 	case StatusRunning:
 		if len(opts.Step) > 0 {
 			return errNotSuspended
@@ -114,18 +90,45 @@ func (r *Run) prepareResume(ctx context.Context, opts ResumeOptions) error {
 	return r.persistClaimed(ctx)
 }
 
-// persistClaimed saves a claimed run; in memory only, the snapshot
-// stays as it was (a suspension) until the run moves on.
-func (r *Run) persistClaimed(ctx context.Context) error {
-	if r.wf.cfg.Storage == nil {
-		return nil
+// resumeTarget is the resume opts ask for of a run suspended at paths,
+// once it is checked: the step is suspended (the first one when opts
+// name none, and there is one) and the data valid. The errors are
+// Mastra's.
+func (r *Run) resumeTarget(opts ResumeOptions, paths [][]string) (*resumeTarget, error) {
+	path := opts.Step
+	if len(path) == 0 {
+		if len(paths) > 1 {
+			return nil, newError(mastraerror.IDWorkflowResumeAmbiguous, "Multiple suspended steps found: "+listPaths(paths)+`. Please specify which step to resume using the "step" parameter.`)
+		}
+		path = paths[0]
 	}
-	return r.persist(ctx)
+	if !hasPath(paths, path) {
+		return nil, newError(mastraerror.IDWorkflowResumeStepNotSuspended, `This workflow step "`+path[0]+`" was not suspended. Available suspended steps: [`+strings.Join(suspendedIDs(paths), ", ")+`]`)
+	}
+	data, err := marshal(opts.Data)
+	if err != nil {
+		return nil, fmt.Errorf("workflows: resume data: %w", err)
+	}
+	if s := r.wf.step(path[0]); s != nil && s.ResumeSchema() != nil && len(path) == 1 {
+		if err := validate(s.ResumeSchema(), data, "resume data"); err != nil {
+			return nil, err
+		}
+	}
+	index := -1
+	if opts.ForEachIndex != nil {
+		index = *opts.ForEachIndex
+	}
+	// A nested workflow's step is resumed through its outer step, which
+	// passes the inner path on.
+	if len(path) > 1 {
+		data, _ = json.Marshal(nestedResume{Step: path[1:], Data: data})
+	}
+	return &resumeTarget{Step: path[0], Index: index, Data: data}, nil
 }
 
 // errNotSuspended is Mastra's error for resuming a run that is not
 // suspended.
-var errNotSuspended = newError("WORKFLOW_RESUME_NOT_SUSPENDED", "This workflow run was not suspended")
+var errNotSuspended = newError(mastraerror.IDWorkflowResumeNotSuspended, "This workflow run was not suspended")
 
 // listPaths renders suspended paths as Mastra does: [a], [b, c].
 func listPaths(paths [][]string) string {

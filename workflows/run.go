@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"iter"
 	"reflect"
-	"strconv"
 	"sync"
 	"time"
 
@@ -220,7 +219,9 @@ func orEmpty(s []string) []string {
 	return s
 }
 
-// runState is a run's snapshot: all it takes to go on.
+// runState is a run's snapshot: all it takes to go on. Storage holds it
+// whole as of the run's first save (or a resume's compaction), then the
+// changes made since (runChange, see journal); decodeRun folds them back.
 type runState struct {
 	WorkflowID     string                 `json:"workflowId"`
 	RunID          string                 `json:"runId"`
@@ -251,7 +252,7 @@ type Run struct {
 
 	mu      sync.Mutex
 	state   *runState
-	version int64
+	journal journal
 	created time.Time
 	// updated is when the run's state last moved on (its snapshot's
 	// timestamp).
@@ -264,9 +265,6 @@ type Run struct {
 	cancel context.CancelCauseFunc
 	// executing is set while execute runs the graph (cancel ends it).
 	executing bool
-	// lost is set when another process took the run over (a save found
-	// a newer version): this run then never writes its snapshot again.
-	lost bool
 	// unsaved is set while a suspension's snapshot is being saved: the
 	// run reports itself running until it can be resumed.
 	unsaved bool
@@ -297,6 +295,7 @@ func (w *Workflow) CreateRun(opts ...RunOption) *Run {
 		r.rc = tools.NewRequestContext(nil)
 	}
 	r.state = &runState{WorkflowID: w.cfg.ID, RunID: r.id, Steps: map[string]*StepResult{}}
+	r.journal = r.newJournal()
 	return r
 }
 
@@ -370,6 +369,7 @@ func (r *Run) Stream(ctx context.Context, input, initialState any) iter.Seq2[str
 		r.mu.Lock()
 		r.state.Input, r.state.Prev, r.state.State, r.state.Status = in, in, st, StatusRunning
 		r.state.RequestContext = serialisable(r.rc.All())
+		r.journal.whole = true
 		r.mu.Unlock()
 		r.execute(ctx, yield)
 	}
@@ -466,59 +466,6 @@ func (r *Run) Status() string {
 	return r.state.Status
 }
 
-// persist saves the snapshot of a resumable run and deletes a finished
-// run's. Without Config.Storage only suspensions are saved (a run in
-// memory cannot outlive its process anyway). A save that finds a newer
-// version means another process took the run over: this run is lost to
-// it and never writes (nor deletes) the snapshot again.
-func (r *Run) persist(ctx context.Context) error {
-	r.mu.Lock()
-	if r.lost {
-		r.mu.Unlock()
-		return nil
-	}
-	status := r.state.Status
-	version := r.version
-	r.updated = time.Now().UTC()
-	if status == StatusRunning && r.wf.cfg.Storage == nil {
-		r.mu.Unlock()
-		return nil
-	}
-	raw, err := json.Marshal(r.state)
-	r.mu.Unlock()
-	if err != nil {
-		return fmt.Errorf("workflows: encoding the snapshot of run %s: %w", r.id, err)
-	}
-	store := r.wf.store()
-	ctx = context.WithoutCancel(ctx)
-	if status != StatusRunning && status != StatusSuspended {
-		if version == 0 {
-			return nil
-		}
-		if err := store.DeleteRun(ctx, r.id); err != nil && !errors.Is(err, storage.ErrNotFound) {
-			return fmt.Errorf("workflows: removing finished run %s: %w", r.id, err)
-		}
-		r.mu.Lock()
-		r.version = 0
-		r.mu.Unlock()
-		return nil
-	}
-	v, err := store.SaveRun(ctx, storage.Run{RunID: r.id, Kind: storage.KindWorkflow, Name: r.wf.cfg.ID, ResourceID: r.resourceID, Status: status, Snapshot: raw, Version: version, CreatedAt: r.created})
-	if errors.Is(err, storage.ErrConflict) {
-		r.mu.Lock()
-		r.lost = true
-		r.mu.Unlock()
-		return fmt.Errorf("workflows: run %s was taken over by another resume: %w", r.id, err)
-	}
-	if err != nil {
-		return fmt.Errorf("workflows: saving run %s: %w", r.id, err)
-	}
-	r.mu.Lock()
-	r.version = v
-	r.mu.Unlock()
-	return nil
-}
-
 // LoadRun finds run runID of the workflow in its storage (after a
 // restart, in another process), to resume it.
 func (w *Workflow) LoadRun(ctx context.Context, runID string, opts ...RunOption) (*Run, error) {
@@ -529,18 +476,16 @@ func (w *Workflow) LoadRun(ctx context.Context, runID string, opts ...RunOption)
 	if err != nil {
 		return nil, fmt.Errorf("workflows: %s: %w", w.cfg.ID, err)
 	}
-	var st runState
-	if err := json.Unmarshal(stored.Snapshot, &st); err != nil {
+	st, err := decodeRun(stored.Snapshot, stored.Deltas)
+	if err != nil {
 		return nil, fmt.Errorf("workflows: %s: run %s: reading its snapshot: %w", w.cfg.ID, runID, err)
 	}
-	if st.Steps == nil {
-		st.Steps = map[string]*StepResult{}
-	}
 	r := w.CreateRun(append([]RunOption{WithRunID(runID)}, opts...)...)
-	r.state, r.version, r.created, r.updated = &st, stored.Version, stored.CreatedAt, stored.UpdatedAt
+	r.state, r.created, r.updated = st, stored.CreatedAt, stored.UpdatedAt
 	if r.resourceID == "" {
 		r.resourceID = stored.ResourceID
 	}
+	r.journal = r.continueJournal(stored, st)
 	for k, v := range st.RequestContext {
 		if !r.rc.Has(k) {
 			_ = r.rc.Set(k, v)
@@ -550,39 +495,12 @@ func (w *Workflow) LoadRun(ctx context.Context, runID string, opts ...RunOption)
 }
 
 // ListRuns lists the workflow's stored runs with status ("" for all
-// resumable ones: running and suspended).
+// resumable ones: running and suspended). Each is a snapshot and the
+// changes saved since (storage.Run.Deltas), in the workflow's own JSON:
+// StoredSnapshot shows one, LoadRun takes one up.
 func (w *Workflow) ListRuns(ctx context.Context, status string) ([]storage.Run, error) {
 	runs, _, err := w.store().ListRuns(ctx, storage.RunFilter{Kind: storage.KindWorkflow, Name: w.cfg.ID, Status: status})
 	return runs, err
-}
-
-// claim takes the one right to go on from the run's stored snapshot (a
-// resume, or the recovery of a run a dead process left running): of two
-// concurrent claims, in one process or two sharing the storage, exactly
-// one wins; the other fails with an error wrapping storage.ErrConflict.
-func (r *Run) claim(ctx context.Context) error {
-	r.mu.Lock()
-	version := r.version
-	r.mu.Unlock()
-	if version == 0 {
-		return nil // never saved: only this process knows the run
-	}
-	store := r.wf.store()
-	err := store.ClaimResume(ctx, r.id, "v"+strconv.FormatInt(version, 10), r.wf.cfg.ID)
-	if err == nil {
-		var now *storage.Run
-		now, err = store.GetRun(ctx, r.id)
-		if err == nil && now.Version != version {
-			err = fmt.Errorf("run %s moved on from version %d: %w", r.id, version, storage.ErrConflict)
-		}
-	}
-	if errors.Is(err, storage.ErrNotFound) {
-		err = fmt.Errorf("run %s is no longer stored: %w", r.id, storage.ErrConflict)
-	}
-	if err != nil {
-		return fmt.Errorf("workflows: %s: resuming run %s: %w", r.wf.cfg.ID, r.id, err)
-	}
-	return nil
 }
 
 // marshal encodes a value for the run (json.RawMessage passes as is).

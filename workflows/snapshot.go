@@ -70,10 +70,11 @@ func (r *Run) Snapshot() *Snapshot {
 }
 
 // StoredSnapshot is [Run.Snapshot] for a run of the workflow as its
-// storage holds it (a storage.Run its ListRuns returned).
+// storage holds it (a storage.Run its ListRuns returned): its snapshot
+// with its deltas folded in.
 func (w *Workflow) StoredSnapshot(st *storage.Run) (*Snapshot, error) {
-	var rs runState
-	if err := json.Unmarshal(st.Snapshot, &rs); err != nil {
+	rs, err := decodeRun(st.Snapshot, st.Deltas)
+	if err != nil {
 		return nil, fmt.Errorf("workflows: %s: run %s: reading its snapshot: %w", w.cfg.ID, st.RunID, err)
 	}
 	if rs.RunID == "" {
@@ -83,7 +84,7 @@ func (w *Workflow) StoredSnapshot(st *storage.Run) (*Snapshot, error) {
 	if status == "" {
 		status = st.Status
 	}
-	return w.snapshot(&rs, status, st.ResourceID, st.CreatedAt, st.UpdatedAt), nil
+	return w.snapshot(rs, status, st.ResourceID, st.CreatedAt, st.UpdatedAt), nil
 }
 
 // snapshot copies what Mastra's snapshot shows of s (the caller holds

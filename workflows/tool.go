@@ -71,34 +71,41 @@ func Tool(key string, w *Workflow) *tools.Tool {
 					return nil, err
 				}
 			}
-			res := run.result()
-			switch res.Status {
-			case StatusSuccess:
-				return ToolResult{RunID: run.id, Result: res.Result}, nil
-			case StatusSuspended:
-				path := res.Suspended[0]
-				rec := res.Steps[path[0]]
-				opts := []tools.SuspendOption{tools.WithRunID(run.id), tools.WithResumeLabel(path...)}
-				if rec != nil && rec.ResumeSchema != "" {
-					opts = append(opts, tools.WithResumeSchema(rec.ResumeSchema))
-				}
-				var payload json.RawMessage
-				if rec != nil {
-					payload = rec.SuspendPayload
-				}
-				return nil, ctx.Suspend(payload, opts...)
-			}
-			msg := "workflow " + res.Status
-			if res.Error != nil {
-				msg = res.Error.Message
-			}
-			return ToolResult{RunID: run.id, Error: msg}, nil
+			return toolOutcome(ctx, run)
 		},
 	})
 	if err != nil {
 		panic(err)
 	}
 	return t
+}
+
+// toolOutcome is the workflow tool's outcome of run, which has ended or
+// suspended: its result, its error as a result, or the suspension of
+// the call (see Tool).
+func toolOutcome(ctx tools.Context, run *Run) (any, error) {
+	res := run.result()
+	switch res.Status {
+	case StatusSuccess:
+		return ToolResult{RunID: run.id, Result: res.Result}, nil
+	case StatusSuspended:
+		path := res.Suspended[0]
+		rec := res.Steps[path[0]]
+		opts := []tools.SuspendOption{tools.WithRunID(run.id), tools.WithResumeLabel(path...)}
+		if rec != nil && rec.ResumeSchema != "" {
+			opts = append(opts, tools.WithResumeSchema(rec.ResumeSchema))
+		}
+		var payload json.RawMessage
+		if rec != nil {
+			payload = rec.SuspendPayload
+		}
+		return nil, ctx.Suspend(payload, opts...)
+	}
+	msg := "workflow " + res.Status
+	if res.Error != nil {
+		msg = res.Error.Message
+	}
+	return ToolResult{RunID: run.id, Error: msg}, nil
 }
 
 // workflowToolError is Mastra's AGENT_WORKFLOW_TOOL_EXECUTION_FAILED.

@@ -1,20 +1,24 @@
 package main
 
+import "github.com/gomastra/mastra/mastraerror"
+
 // Error codes of `mastra api`, as the Mastra CLI prints them in
 // {"error":{"code","message","details"}} on stderr (exit code 1).
 const (
-	codeInvalidJSON       = "INVALID_JSON"
-	codeMissingInput      = "MISSING_INPUT"
-	codeMissingArgument   = "MISSING_ARGUMENT"
-	codeMalformedHeader   = "MALFORMED_HEADER"
-	codeServerUnreachable = "SERVER_UNREACHABLE"
-	codeRequestTimeout    = "REQUEST_TIMEOUT"
-	codeHTTPError         = "HTTP_ERROR"
-	codeSchemaUnavailable = "SCHEMA_UNAVAILABLE"
+	codeInvalidJSON       = mastraerror.IDCLIInvalidJSON
+	codeMissingInput      = mastraerror.IDCLIMissingInput
+	codeMissingArgument   = mastraerror.IDCLIMissingArgument
+	codeMalformedHeader   = mastraerror.IDCLIMalformedHeader
+	codeServerUnreachable = mastraerror.IDCLIServerUnreachable
+	codeRequestTimeout    = mastraerror.IDCLIRequestTimeout
+	codeHTTPError         = mastraerror.IDCLIHTTPError
+	codeSchemaUnavailable = mastraerror.IDCLISchemaUnavailable
 )
 
 // apiError is an `mastra api` failure: a code, a message and details, the
-// fields of the JSON error envelope.
+// fields of the JSON error envelope. It is the CLI's envelope, not a
+// MastraError: its details keep the order they were given in (an ordered
+// object), which the CLI prints byte for byte as the Mastra CLI does.
 type apiError struct {
 	code    string
 	message string

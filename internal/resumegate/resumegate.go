@@ -6,17 +6,13 @@ package resumegate
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/http"
 
 	"github.com/gomastra/mastra/agent"
+	"github.com/gomastra/mastra/mastraerror"
 	"github.com/gomastra/mastra/storage"
 )
-
-// codeNotSuspended is the agent's error code for a resume of a call that
-// is not waiting.
-const codeNotSuspended = "AGENT_RESUME_TOOL_CALL_NOT_SUSPENDED"
 
 // Refusal is a resume Admit (or Conflict) refuses: the HTTP status and
 // message of the answer. Callers turn it into their own error type.
@@ -84,6 +80,5 @@ func Conflict(a *agent.Agent, method, runID string) *Refusal {
 // was waiting (adm.Waiting) a moment before: another resume claimed it in
 // between, which callers answer with Conflict.
 func ClaimedMeanwhile(err error, adm Admission) bool {
-	var re *agent.RunError
-	return adm.Waiting && errors.As(err, &re) && re.Code == codeNotSuspended
+	return adm.Waiting && mastraerror.IDOf(err) == mastraerror.IDAgentResumeToolCallNotSuspended
 }

@@ -99,7 +99,7 @@ func TestAdmit(t *testing.T) {
 }
 
 func TestClaimedMeanwhile(t *testing.T) {
-	notSuspended := &agent.RunError{Code: "AGENT_RESUME_TOOL_CALL_NOT_SUSPENDED", Message: "not suspended"}
+	notSuspended := &agent.RunError{ID: "AGENT_RESUME_TOOL_CALL_NOT_SUSPENDED", Message: "not suspended"}
 	for _, tt := range []struct {
 		err     error
 		waiting bool
@@ -107,7 +107,7 @@ func TestClaimedMeanwhile(t *testing.T) {
 	}{
 		{notSuspended, true, true},
 		{notSuspended, false, false},
-		{&agent.RunError{Code: "AGENT_RESUME_NO_SNAPSHOT_FOUND"}, true, false},
+		{&agent.RunError{ID: "AGENT_RESUME_NO_SNAPSHOT_FOUND"}, true, false},
 		{errors.New("other"), true, false},
 		{nil, true, false},
 	} {

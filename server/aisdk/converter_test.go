@@ -170,7 +170,7 @@ func TestSafeErrorText(t *testing.T) {
 		{3.5, "3.5"},
 		{true, "true"},
 		{errors.New("plain"), "plain"},
-		{&agent.RunError{Message: "model failed", Code: "X"}, `{"message":"model failed","code":"X"}`},
+		{&agent.RunError{Message: "model failed", ID: "X"}, `{"message":"model failed","code":"X"}`},
 		{map[string]any{}, "[object Object]"},
 		{json.RawMessage(`{"message":"m","cause":{"responseBody":"secret","prompt":"p","name":"E"},"data":{"x":1}}`), `{"message":"m","cause":{"name":"E"}}`},
 		{[]any{"a", map[string]any{"responseHeaders": 1}}, `["a",{}]`},

@@ -67,6 +67,9 @@ func (e *RequestError) Error() string {
 	return e.Message + ": " + e.Issues[0].Field + ": " + e.Issues[0].Message
 }
 
+// HTTPStatus returns e.Status (e is a mastraerror.StatusCoder).
+func (e *RequestError) HTTPStatus() int { return e.Status }
+
 func invalidBody(issues ...Issue) *RequestError {
 	return &RequestError{Status: 400, Message: "Invalid request body", Issues: issues}
 }

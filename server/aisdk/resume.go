@@ -8,13 +8,8 @@ import (
 
 	"github.com/gomastra/mastra/agent"
 	"github.com/gomastra/mastra/internal/resumegate"
+	"github.com/gomastra/mastra/mastraerror"
 	"github.com/gomastra/mastra/stream"
-)
-
-// Agent error codes a resume may fail with.
-const (
-	codeNotSuspended = "AGENT_RESUME_TOOL_CALL_NOT_SUSPENDED"
-	codeNoSnapshot   = "AGENT_RESUME_NO_SNAPSHOT_FOUND"
 )
 
 // resumeChunks resumes run runID with data, after checking that the run
@@ -51,14 +46,6 @@ func refusalError(err error) error {
 		return &RequestError{Status: ref.Status, Message: ref.Message}
 	}
 	return err
-}
-
-func runErrorCode(err error) string {
-	var re *agent.RunError
-	if errors.As(err, &re) {
-		return re.Code
-	}
-	return ""
 }
 
 // NativeApproval is a person's answer to an approval request, as an AI
@@ -144,7 +131,7 @@ func approvalResumes(ctx context.Context, a *agent.Agent, approvals []NativeAppr
 			first, skip := true, false
 			for p, err := range leg {
 				if err != nil {
-					if code := runErrorCode(err); first && (code == codeNotSuspended || code == codeNoSnapshot) {
+					if id := mastraerror.IDOf(err); first && (id == mastraerror.IDAgentResumeToolCallNotSuspended || id == mastraerror.IDAgentResumeNoSnapshotFound) {
 						if skipped == nil {
 							skipped = err
 						}

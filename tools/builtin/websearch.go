@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/gomastra/mastra/agent"
+	"github.com/gomastra/mastra/mastraerror"
 	"github.com/gomastra/mastra/tools"
 )
 
@@ -11,9 +12,9 @@ const (
 	// WebSearchToolID is WebSearchTool's id in registries and the HTTP
 	// API. (Mastra's webSearchTool has none; the model never sees it.)
 	WebSearchToolID = "web_search"
-	// WebSearchUnsupportedProviderID is the Code of the run error when the
+	// WebSearchUnsupportedProviderID is the ID of the run error when the
 	// model's provider has no web search (Mastra's error id).
-	WebSearchUnsupportedProviderID = "WEB_SEARCH_UNSUPPORTED_PROVIDER"
+	WebSearchUnsupportedProviderID = mastraerror.IDWebSearchUnsupportedProvider
 )
 
 // WebSearchTool is Mastra's webSearchTool: one tool value that becomes,
@@ -28,7 +29,7 @@ const (
 //
 // The provider is read from the model as [WebSearchProviderTool] says. A
 // model of any other provider fails the run with a *agent.RunError whose
-// Code is WEB_SEARCH_UNSUPPORTED_PROVIDER.
+// ID is WEB_SEARCH_UNSUPPORTED_PROVIDER.
 //
 //	agent.Config{Model: m, Tools: tools.Set{"webSearch": builtin.WebSearchTool}}
 var WebSearchTool = tools.NewProviderTool(WebSearchToolID,
@@ -56,7 +57,7 @@ var webSearchTools = map[string]tools.ProviderTool{
 // accepted if it is one of openai, anthropic, google and xai, or if its
 // part before the first "/" is ("openai/gpt-5" through an
 // OpenAI-compatible gateway); anything else is a *agent.RunError with
-// Code WEB_SEARCH_UNSUPPORTED_PROVIDER, Domain AGENT, Category USER,
+// ID WEB_SEARCH_UNSUPPORTED_PROVIDER, Domain AGENT, Category USER,
 // Details {"provider": name} and Mastra's message.
 func WebSearchProviderTool(provider, modelID string) (tools.ProviderTool, error) {
 	name, _, _ := strings.Cut(provider, ".")
@@ -88,7 +89,7 @@ func normalizeWebSearchProvider(provider string) (string, error) {
 	return "", &agent.RunError{
 		Message: `The built-in webSearchTool supports OpenAI, Anthropic, Google, and xAI models. Could not infer a supported provider from "` +
 			provider + `".`,
-		Domain: "AGENT", Category: "USER", Code: WebSearchUnsupportedProviderID,
+		Domain: mastraerror.DomainAgent, Category: mastraerror.CategoryUser, ID: WebSearchUnsupportedProviderID,
 		Details: map[string]any{"provider": provider},
 	}
 }

@@ -37,7 +37,7 @@ func ExampleWebSearchProviderTool() {
 	_, err := builtin.WebSearchProviderTool("groq.chat", "llama-3")
 	var re *agent.RunError
 	if errors.As(err, &re) {
-		fmt.Println(re.Code)
+		fmt.Println(re.ID)
 		fmt.Println(re.Message)
 	}
 	// Output:

@@ -29,7 +29,7 @@ func TestNormalizeWebSearchProviderMatchesMastra(t *testing.T) {
 			t.Fatalf("%q: err %v, want a RunError", in, err)
 		}
 		wantText := `The built-in webSearchTool supports OpenAI, Anthropic, Google, and xAI models. Could not infer a supported provider from "` + in + `".`
-		if re.Message != wantText || re.Code != "WEB_SEARCH_UNSUPPORTED_PROVIDER" || re.Domain != "AGENT" || re.Category != "USER" ||
+		if re.Message != wantText || re.ID != "WEB_SEARCH_UNSUPPORTED_PROVIDER" || re.Domain != "AGENT" || re.Category != "USER" ||
 			len(re.Details) != 1 || re.Details["provider"] != in {
 			t.Errorf("%q: %+v", in, re)
 		}

@@ -49,7 +49,7 @@ func TestWebSearchProviderTool(t *testing.T) {
 		got, err := builtin.WebSearchProviderTool(c.provider, c.modelID)
 		if c.fails {
 			var re *agent.RunError
-			if !errors.As(err, &re) || re.Code != builtin.WebSearchUnsupportedProviderID || re.Details["provider"] != c.unsupported {
+			if !errors.As(err, &re) || re.ID != builtin.WebSearchUnsupportedProviderID || re.Details["provider"] != c.unsupported {
 				t.Errorf("%s %s: err %v, want unsupported %q", c.provider, c.modelID, err, c.unsupported)
 			}
 			continue
@@ -113,7 +113,7 @@ func TestWebSearchToolInAnAgent(t *testing.T) {
 	m := mock.New(mock.Step{Text: "never"}).WithID("groq.chat", "llama-3")
 	out, err := searchAgent(t, m).Generate(context.Background(), "go")
 	var re *agent.RunError
-	if !errors.As(err, &re) || re.Code != builtin.WebSearchUnsupportedProviderID || re.Domain != "AGENT" || re.Category != "USER" {
+	if !errors.As(err, &re) || re.ID != builtin.WebSearchUnsupportedProviderID || re.Domain != "AGENT" || re.Category != "USER" {
 		t.Fatalf("err = %#v", err)
 	}
 	if want := `The built-in webSearchTool supports OpenAI, Anthropic, Google, and xAI models. Could not infer a supported provider from "groq".`; re.Message != want {

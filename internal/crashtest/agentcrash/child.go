@@ -8,6 +8,7 @@ import (
 
 	"github.com/gomastra/mastra/agent"
 	"github.com/gomastra/mastra/internal/crashtest"
+	"github.com/gomastra/mastra/mastraerror"
 	"github.com/gomastra/mastra/model"
 	"github.com/gomastra/mastra/storage"
 )
@@ -64,13 +65,12 @@ func resume(t *testing.T, a *agent.Agent, env crashtest.Env) {
 	printReady()
 	crashtest.AwaitRelease(t)
 	out, err := a.ResumeGenerate(context.Background(), env.RunID, approval{OK: true})
-	var re *agent.RunError
 	switch {
 	case err == nil && out.Text == "done":
 		fmt.Println("RESUMED")
 	case errors.Is(err, storage.ErrConflict):
 		fmt.Println("CONFLICT")
-	case errors.As(err, &re) && re.Code == "AGENT_RESUME_NO_SNAPSHOT_FOUND":
+	case mastraerror.IDOf(err) == mastraerror.IDAgentResumeNoSnapshotFound:
 		fmt.Println("CONFLICT") // the other process resumed and finished first
 	default:
 		t.Fatalf("resume: %v", err)

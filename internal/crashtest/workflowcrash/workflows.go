@@ -31,19 +31,19 @@ type question struct {
 // executions; in a child told to block, s2 waits (once s1's success is
 // saved) until it is killed.
 func seqWorkflow(t testing.TB, env crashtest.Env, store storage.Store, ready func()) *workflows.Workflow {
+	w := workflows.New(workflows.Config{ID: "durable-seq", Storage: store})
 	step := func(id string, f func(int) int, block bool) *workflows.Step {
 		return workflows.NewStep(workflows.StepConfig[num, num]{ID: id, Execute: func(ctx workflows.StepContext, in num) (num, error) {
 			crashtest.LogLine(env.Log, id)
 			if block && env.Block {
-				waitForSavedStep(ctx, store, ctx.RunID(), "s1")
+				waitForSavedStep(ctx, w, store, ctx.RunID(), "s1")
 				ready()
 				select {}
 			}
 			return num{N: f(in.N)}, nil
 		}})
 	}
-	w := workflows.New(workflows.Config{ID: "durable-seq", Storage: store}).
-		Then(step("s1", func(n int) int { return n + 1 }, false)).
+	w.Then(step("s1", func(n int) int { return n + 1 }, false)).
 		Then(step("s2", func(n int) int { return n * 10 }, true)).
 		Then(step("s3", func(n int) int { return n + 2 }, false))
 	if err := w.Commit(); err != nil {
@@ -91,15 +91,19 @@ func approvalWorkflow(t testing.TB, env crashtest.Env, store storage.Store, read
 	return w
 }
 
-// waitForSavedStep polls the store until the run's snapshot records step
-// id as succeeded (the child's cue that killing it now loses nothing).
-func waitForSavedStep(ctx context.Context, store storage.Store, runID, id string) {
+// waitForSavedStep polls the store until run runID of w, as stored (its
+// snapshot with the changes appended since folded in, as w reads it),
+// records step id as succeeded: the child's cue that killing it now
+// loses nothing.
+func waitForSavedStep(ctx context.Context, w *workflows.Workflow, store storage.Store, runID, id string) {
 	crashtest.PollRun(ctx, store, runID, func(r *storage.Run) bool {
-		var snap struct {
-			Steps map[string]struct {
-				Status string `json:"status"`
-			} `json:"steps"`
+		snap, err := w.StoredSnapshot(r)
+		if err != nil {
+			return false
 		}
-		return json.Unmarshal(r.Snapshot, &snap) == nil && snap.Steps[id].Status == workflows.StatusSuccess
+		var steps map[string]struct {
+			Status string `json:"status"`
+		}
+		return json.Unmarshal(snap.StepsJSON(), &steps) == nil && steps[id].Status == workflows.StatusSuccess
 	})
 }
