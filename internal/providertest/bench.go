@@ -141,3 +141,44 @@ func SameRequest(t *testing.T, srv *Server) {
 		}
 	}
 }
+
+// Bare is a bare loop's step: the request sent by hand to url through
+// client, the answer read back into its text and its tool call's input.
+type Bare func(ctx context.Context, client *http.Client, url string, req *model.Request) (text, input string, err error)
+
+// BenchStep benchmarks one model step of the model newModel makes for
+// the local server of fixture: the request converted and sent, the answer
+// decoded into stream parts, all of them consumed (its text must be
+// BenchText and its tool call's input input).
+func BenchStep(b *testing.B, fixture, input string, newModel func(fs *Server, client *http.Client) model.LanguageModel) {
+	fs := New(b, Reply{Fixture: fixture})
+	fs.Discard()
+	m := newModel(fs, BenchClient())
+	req := BenchRequest()
+	b.ReportAllocs()
+	defer CPUPerOp(b)()
+	for b.Loop() {
+		DrainStep(b, m, req, BenchText, input)
+	}
+}
+
+// BenchBareLoop benchmarks the same exchange as BenchStep done by a bare
+// loop against path of the local server of fixture, with the same client
+// setup.
+func BenchBareLoop(b *testing.B, fixture, path, input string, bare Bare) {
+	fs := New(b, Reply{Fixture: fixture})
+	fs.Discard()
+	client := BenchClient()
+	req := BenchRequest()
+	b.ReportAllocs()
+	defer CPUPerOp(b)()
+	for b.Loop() {
+		text, got, err := bare(context.Background(), client, fs.URL+path, req)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if text != BenchText || got != input {
+			b.Fatalf("text %q, input %q", text, got)
+		}
+	}
+}

@@ -34,39 +34,15 @@ func benchModel(tb testing.TB, fs *providertest.Server, client *http.Client) *Mo
 // a function call, usage) decoded and mapped to stream parts, all of them
 // consumed.
 func BenchmarkStepGoogle(b *testing.B) {
-	fs := providertest.New(b, providertest.Reply{Fixture: "bench_step.sse"})
-	fs.Discard()
-	m := benchModel(b, fs, providertest.BenchClient())
-	req := providertest.BenchRequest()
-	b.ReportAllocs()
-	defer providertest.CPUPerOp(b)()
-	for b.Loop() {
-		providertest.DrainStep(b, m, req, providertest.BenchText, benchInput)
-	}
+	providertest.BenchStep(b, "bench_step.sse", benchInput, func(fs *providertest.Server, c *http.Client) model.LanguageModel { return benchModel(b, fs, c) })
 }
 
-// BenchmarkBareLoopGoogle is the same exchange as BenchmarkStepGoogle done
-// by hand with net/http and encoding/json: the same body built from the
-// same request, POSTed with the same headers through the same client
-// setup, the SSE lines read and each chunk decoded into a small struct,
-// the text and the call's arguments collected.
+// BenchmarkBareLoopGoogle is the same exchange as BenchmarkStepGoogle done by
+// hand with net/http and encoding/json (providertest.BenchBareLoop).
 func BenchmarkBareLoopGoogle(b *testing.B) {
-	fs := providertest.New(b, providertest.Reply{Fixture: "bench_step.sse"})
-	fs.Discard()
-	client := providertest.BenchClient()
-	url := fs.URL + "/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse"
-	req := providertest.BenchRequest()
-	b.ReportAllocs()
-	defer providertest.CPUPerOp(b)()
-	for b.Loop() {
-		text, input, err := bareGenerate(context.Background(), client, url, "sk-bench", req)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if text != providertest.BenchText || input != benchInput {
-			b.Fatalf("text %q, input %q", text, input)
-		}
-	}
+	providertest.BenchBareLoop(b, "bench_step.sse", "/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse", benchInput, func(ctx context.Context, client *http.Client, url string, req *model.Request) (string, string, error) {
+		return bareGenerate(ctx, client, url, "sk-bench", req)
+	})
 }
 
 // The bare loop's wire types: the part of the Gemini API it uses.

@@ -30,39 +30,15 @@ func benchModel(tb testing.TB, fs *providertest.Server, client *http.Client) *Mo
 // deltas, then a function call with streamed arguments, usage) decoded
 // and mapped to stream parts, all of them consumed.
 func BenchmarkStepResponses(b *testing.B) {
-	fs := providertest.New(b, providertest.Reply{Fixture: "bench_step.sse"})
-	fs.Discard()
-	m := benchModel(b, fs, providertest.BenchClient())
-	req := providertest.BenchRequest()
-	b.ReportAllocs()
-	defer providertest.CPUPerOp(b)()
-	for b.Loop() {
-		providertest.DrainStep(b, m, req, providertest.BenchText, providertest.BenchInput)
-	}
+	providertest.BenchStep(b, "bench_step.sse", providertest.BenchInput, func(fs *providertest.Server, c *http.Client) model.LanguageModel { return benchModel(b, fs, c) })
 }
 
-// BenchmarkBareLoopResponses is the same exchange as
-// BenchmarkStepResponses done by hand with net/http and encoding/json: the
-// same body built from the same request, POSTed with the same headers
-// through the same client setup, the SSE lines read and each event decoded
-// into a small struct, the text and the call's arguments collected.
+// BenchmarkBareLoopResponses is the same exchange as BenchmarkStepResponses done by
+// hand with net/http and encoding/json (providertest.BenchBareLoop).
 func BenchmarkBareLoopResponses(b *testing.B) {
-	fs := providertest.New(b, providertest.Reply{Fixture: "bench_step.sse"})
-	fs.Discard()
-	client := providertest.BenchClient()
-	url := fs.URL + "/v1/responses"
-	req := providertest.BenchRequest()
-	b.ReportAllocs()
-	defer providertest.CPUPerOp(b)()
-	for b.Loop() {
-		text, input, err := bareResponses(context.Background(), client, url, "gpt-4.1", "sk-bench", req)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if text != providertest.BenchText || input != providertest.BenchInput {
-			b.Fatalf("text %q, input %q", text, input)
-		}
-	}
+	providertest.BenchBareLoop(b, "bench_step.sse", "/v1/responses", providertest.BenchInput, func(ctx context.Context, client *http.Client, url string, req *model.Request) (string, string, error) {
+		return bareResponses(ctx, client, url, "gpt-4.1", "sk-bench", req)
+	})
 }
 
 // The bare loop's wire types: the part of the Responses API it uses.
