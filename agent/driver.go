@@ -176,7 +176,7 @@ func (r *run) takeInput(input []model.Message) ([]model.Message, error) {
 		s.Instructions = r.st.system(s.Instructions)
 	}
 	s.Context, s.MaxSteps, s.ThreadID, s.ResourceID = r.opts.context, r.opts.maxSteps, r.opts.threadID, r.opts.resourceID
-	s.RequestContext = serialisable(r.opts.requestContext.All())
+	s.RequestContext = r.opts.requestContext.Serialisable()
 	in, carried := splitInput(r.ingestToolResults(input))
 	for _, m := range in {
 		if m.Role != model.RoleSystem {

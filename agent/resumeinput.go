@@ -31,20 +31,5 @@ func (a *Agent) runStore() storage.Runs {
 	return a.local
 }
 
-// serialisable keeps the request-context entries that survive JSON (a
-// saved state cannot hold functions or channels), as Mastra's toJSON does.
-func serialisable(entries map[string]any) map[string]any {
-	out := map[string]any{}
-	for k, v := range entries {
-		if _, err := json.Marshal(v); err == nil {
-			out[k] = v
-		}
-	}
-	if len(out) == 0 {
-		return nil
-	}
-	return out
-}
-
 // suspendedAt is when a stored run was last saved.
 func suspendedAt(r storage.Run) time.Time { return r.UpdatedAt }

@@ -193,6 +193,22 @@ func (rc *RequestContext) All() map[string]any {
 	return out
 }
 
+// Serialisable returns the entries that survive JSON (as MarshalJSON
+// keeps them: not functions or channels), or nil when none does: what a
+// saved run keeps of its request context.
+func (rc *RequestContext) Serialisable() map[string]any {
+	out := map[string]any{}
+	for k, v := range rc.All() {
+		if _, err := json.Marshal(v); err == nil {
+			out[k] = v
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
 // MarshalJSON encodes the entries as a JSON object in insertion order,
 // dropping values that cannot be encoded (functions, channels), as Mastra's
 // toJSON does.

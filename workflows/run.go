@@ -368,7 +368,7 @@ func (r *Run) Stream(ctx context.Context, input, initialState any) iter.Seq2[str
 		}
 		r.mu.Lock()
 		r.state.Input, r.state.Prev, r.state.State, r.state.Status = in, in, st, StatusRunning
-		r.state.RequestContext = serialisable(r.rc.All())
+		r.state.RequestContext = r.rc.Serialisable()
 		r.journal.whole = true
 		r.mu.Unlock()
 		r.execute(ctx, yield)
@@ -512,20 +512,6 @@ func marshal(v any) (json.RawMessage, error) {
 		return raw, nil
 	}
 	return json.Marshal(v)
-}
-
-// serialisable keeps the request-context entries that survive JSON.
-func serialisable(entries map[string]any) map[string]any {
-	out := map[string]any{}
-	for k, v := range entries {
-		if _, err := json.Marshal(v); err == nil {
-			out[k] = v
-		}
-	}
-	if len(out) == 0 {
-		return nil
-	}
-	return out
 }
 
 func nowMillis() int64 { return time.Now().UnixMilli() }
