@@ -2,16 +2,14 @@ package agent_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"path/filepath"
-	"sync/atomic"
 	"testing"
 
 	"github.com/gomastra/mastra/agent"
 	"github.com/gomastra/mastra/model/mock"
-	"github.com/gomastra/mastra/storage"
 	"github.com/gomastra/mastra/storage/sqlite"
+	"github.com/gomastra/mastra/storage/storagetest"
 	"github.com/gomastra/mastra/tools"
 )
 
@@ -37,7 +35,7 @@ func BenchmarkDurableSteps(b *testing.B) {
 				b.Fatal(err)
 			}
 			defer store.Close()
-			counted := &countingStore{Store: store}
+			counted := &storagetest.Counting{Store: store}
 			steps := make([]mock.Step, 0, k+1)
 			for i := range k {
 				steps = append(steps, mock.Step{ToolCalls: []mock.ToolCall{{ID: fmt.Sprintf("call-%d", i), Name: "add", Args: `{"a":2,"b":3}`}}})
@@ -55,30 +53,7 @@ func BenchmarkDurableSteps(b *testing.B) {
 				}
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(n*(k+1)), "ns/step")
-			b.ReportMetric(float64(counted.bytes.Load())/float64(n*(k+1)), "saved-B/step")
+			b.ReportMetric(float64(counted.Bytes())/float64(n*(k+1)), "saved-B/step")
 		})
 	}
-}
-
-// countingStore counts the bytes handed to it for saving.
-type countingStore struct {
-	storage.Store
-	bytes atomic.Int64
-}
-
-func (c *countingStore) SaveRun(ctx context.Context, r storage.Run) (int64, error) {
-	c.bytes.Add(int64(len(r.Snapshot)))
-	return c.Store.SaveRun(ctx, r)
-}
-
-func (c *countingStore) AppendRun(ctx context.Context, runID string, version int64, status string, delta json.RawMessage) (int64, error) {
-	c.bytes.Add(int64(len(delta)))
-	return c.Store.AppendRun(ctx, runID, version, status, delta)
-}
-
-func (c *countingStore) SaveMessages(ctx context.Context, msgs []storage.Message) error {
-	for _, m := range msgs {
-		c.bytes.Add(int64(len(m.Content) + len(m.Metadata)))
-	}
-	return c.Store.SaveMessages(ctx, msgs)
 }

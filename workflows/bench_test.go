@@ -2,14 +2,13 @@ package workflows_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"path/filepath"
-	"sync/atomic"
 	"testing"
 
 	"github.com/gomastra/mastra/storage"
 	"github.com/gomastra/mastra/storage/sqlite"
+	"github.com/gomastra/mastra/storage/storagetest"
 	"github.com/gomastra/mastra/workflows"
 )
 
@@ -88,23 +87,6 @@ func BenchmarkForeach1000(b *testing.B) {
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*1000), "ns/item")
 }
 
-// countingRuns counts the bytes a workflow hands its store: the
-// snapshots of SaveRun and the deltas of AppendRun.
-type countingRuns struct {
-	storage.Runs
-	bytes atomic.Int64
-}
-
-func (c *countingRuns) SaveRun(ctx context.Context, r storage.Run) (int64, error) {
-	c.bytes.Add(int64(len(r.Snapshot)))
-	return c.Runs.SaveRun(ctx, r)
-}
-
-func (c *countingRuns) AppendRun(ctx context.Context, runID string, version int64, status string, delta json.RawMessage) (int64, error) {
-	c.bytes.Add(int64(len(delta)))
-	return c.Runs.AppendRun(ctx, runID, version, status, delta)
-}
-
 // BenchmarkSequenceSQLiteSteps runs a sequential workflow of n steps
 // (n = 10, 100, 1000) per op on a SQLite file (synchronous=FULL, as
 // sqlite.Open sets it: each save is fsynced), saving the run after every
@@ -118,7 +100,7 @@ func BenchmarkSequenceSQLiteSteps(b *testing.B) {
 				b.Fatal(err)
 			}
 			b.Cleanup(func() { _ = store.Close() })
-			counting := &countingRuns{Runs: store}
+			counting := &storagetest.Counting{Store: store}
 			w := workflows.New(workflows.Config{ID: "seq", Storage: counting})
 			for i := range n {
 				w.Then(incStep(fmt.Sprintf("s%d", i)))
@@ -140,7 +122,7 @@ func BenchmarkSequenceSQLiteSteps(b *testing.B) {
 			}
 			steps := float64(b.N * n)
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/steps, "ns/step")
-			b.ReportMetric(float64(counting.bytes.Load())/steps, "B/step")
+			b.ReportMetric(float64(counting.Bytes())/steps, "B/step")
 		})
 	}
 }
