@@ -54,17 +54,23 @@ func (r *run) approvalRequired(t *tools.Tool, c callState) bool {
 	return seed || t.RequireApproval()
 }
 
-// sequential reports whether the step's calls must run one at a time:
-// approvals or suspensions may happen (the run asks for approval, or an
-// offered tool can suspend or needs approval).
-func (r *run) sequential() bool {
-	if r.opts.requireApproval || r.opts.approvalFunc != nil {
-		return true
-	}
-	for _, t := range r.kit.active {
-		if t.HasSuspendSchema() || t.RequireApproval() || t.HasApprovalFunc() {
-			return true
+// approvals decides, in the model's call order and before any call
+// runs, which of the calls todo wait for a person's approval (Mastra's
+// verdict, evaluated once per call: approval functions are never called
+// concurrently). Only calls that would reach the approval gate are asked
+// about: a known, non-client tool with parseable arguments, not resumed
+// (resumeOf) and not auto-resuming a suspended call. The other calls run
+// side by side whatever tools the agent offers.
+func (r *run) approvals(todo []int, calls []callState, resumeOf func(int) *resumeInput) []bool {
+	verdicts := make([]bool, len(calls))
+	for _, i := range todo {
+		c := calls[i]
+		t := r.kit.lookup(c.Name)
+		if t == nil || t.IsClientTool() || c.Args == nil || resumeOf(i) != nil {
+			continue
 		}
+		c, resumesID := r.withoutResumeKeys(c)
+		verdicts[i] = resumesID == "" && r.approvalRequired(t, c)
 	}
-	return false
+	return verdicts
 }

@@ -117,23 +117,22 @@ type autoResumeTarget struct {
 	data   json.RawMessage
 }
 
-// takeResumeKeys strips the resume keys from a call's arguments and, when
-// they name a suspended call, finds and claims it. It returns the call
-// with clean arguments, the target (nil for an ordinary call), or an
-// error to report to the model.
-func (r *run) takeResumeKeys(c callState) (callState, *autoResumeTarget, error) {
+// withoutResumeKeys strips the resume keys from a call's arguments (in a
+// run that auto-resumes) and returns the id of the suspended call they
+// name ("" for an ordinary call).
+func (r *run) withoutResumeKeys(c callState) (callState, string) {
 	if !r.opts.autoResume || c.Args == nil {
-		return c, nil, nil
+		return c, ""
 	}
 	var args map[string]json.RawMessage
 	if json.Unmarshal(c.Args, &args) != nil {
-		return c, nil, nil
+		return c, ""
 	}
 	idRaw, hasID := args[keySuspendedToolCallID]
-	data, hasData := args[keyResumeData]
+	_, hasData := args[keyResumeData]
 	_, hasRun := args[keySuspendedToolRunID]
 	if !hasID && !hasData && !hasRun {
-		return c, nil, nil
+		return c, ""
 	}
 	delete(args, keySuspendedToolCallID)
 	delete(args, keyResumeData)
@@ -142,6 +141,16 @@ func (r *run) takeResumeKeys(c callState) (callState, *autoResumeTarget, error) 
 	c.Args = clean
 	var id string
 	_ = json.Unmarshal(idRaw, &id)
+	return c, id
+}
+
+// takeResumeKeys strips the resume keys from a call's arguments and, when
+// they name a suspended call, finds and claims it. It returns the call
+// with clean arguments, the target (nil for an ordinary call), or an
+// error to report to the model.
+func (r *run) takeResumeKeys(c callState) (callState, *autoResumeTarget, error) {
+	orig := c
+	c, id := r.withoutResumeKeys(c)
 	if id == "" {
 		return c, nil, nil
 	}
@@ -149,7 +158,9 @@ func (r *run) takeResumeKeys(c callState) (callState, *autoResumeTarget, error) 
 	if err != nil {
 		return c, nil, err
 	}
-	t.data = data
+	var args map[string]json.RawMessage
+	_ = json.Unmarshal(orig.Args, &args)
+	t.data = args[keyResumeData]
 	if err := r.agent.claim(r.ctx, r.agent.runStore(), t.stored, "autoResumeSuspendedTools"); err != nil {
 		return c, nil, err
 	}

@@ -27,8 +27,9 @@ type event struct {
 }
 
 // dispatch runs the pending step's calls that have not ended (and the
-// waiting one resume is for), at most ToolCallConcurrency at a time (one
-// when approval or suspension is possible), and streams tool-output
+// waiting one resume is for), at most ToolCallConcurrency at a time —
+// a call that needs approval does not run but waits, one that may
+// suspend runs alongside the others — and streams tool-output
 // chunks as tools write them and the outcomes' chunks in the model's
 // call order. Each outcome is given to record as it arrives, before its
 // chunk is streamed (record saves it). The chunks of the first waiting
@@ -106,13 +107,14 @@ func (r *run) startCalls(todo []int, calls []callState, resume *resumeInput, eve
 		}
 		return nil
 	}
+	gated := r.approvals(todo, calls, resumeOf)
 	runOne := func(i int) {
 		w := chanWriter{ctx: r.ctx, runID: r.opts.runID, id: calls[i].ID, name: calls[i].Name, deliver: deliver}
-		o := r.execute(i, calls[i], resumeOf(i), w)
+		o := r.execute(i, calls[i], resumeOf(i), gated[i], w)
 		deliver(event{outcome: &o})
 	}
 	var wg sync.WaitGroup
-	if r.sequential() || r.agent.cfg.ToolCallConcurrency == 1 {
+	if r.agent.cfg.ToolCallConcurrency == 1 {
 		// One at a time, in the model's order.
 		wg.Go(func() {
 			for _, i := range todo {

@@ -12,13 +12,14 @@ import (
 )
 
 // execute runs call i of the pending step (rs: what a resume brought it,
-// or nil) and returns its outcome, in the order Mastra decides it: an
+// or nil; gated: it waits for approval, as approvals decided) and returns
+// its outcome, in the order Mastra decides it: an
 // unknown tool and a client tool end first; then unparseable arguments;
 // then the approval gate (a person decides through the resume API only:
 // a call waiting for approval runs on an approval, a decline ends it, and
 // a fresh call that needs approval waits for one); then the hooks, the
 // tool, its suspension, its model output.
-func (r *run) execute(i int, c callState, rs *resumeInput, w chanWriter) callOutcome {
+func (r *run) execute(i int, c callState, rs *resumeInput, gated bool, w chanWriter) callOutcome {
 	t := r.kit.lookup(c.Name)
 	if t == nil {
 		return r.errorOutcome(i, c, "ToolNotFoundError", toolNotFoundMessage(c.Name, r.kit.order))
@@ -51,7 +52,7 @@ func (r *run) execute(i int, c callState, rs *resumeInput, w chanWriter) callOut
 			return r.deniedOutcome(i, c, rs.approval.Reason)
 		}
 		rs = nil
-	case rs == nil && target == nil && r.approvalRequired(t, c):
+	case rs == nil && target == nil && gated:
 		c.Status, c.Resume = callApproval, nil
 		return callOutcome{index: i, call: c, chunk: r.waitingChunk(c)}
 	}

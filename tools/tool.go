@@ -40,7 +40,7 @@ type Config[In, Out any] struct {
 	// OutputSchema overrides the schema inferred from Out.
 	OutputSchema schema.Schema
 	// SuspendSchema validates what Execute passes to Suspend and marks the
-	// tool suspend-capable (agents then run its calls sequentially).
+	// tool suspend-capable.
 	SuspendSchema schema.Schema
 	// ResumeSchema validates resume data; it is sent with suspension chunks.
 	ResumeSchema schema.Schema

@@ -37,7 +37,7 @@ func durableAgent(t testing.TB, env crashtest.Env, store storage.Store, ready fu
 		return sum{Sum: in.A + in.B}, nil
 	}})
 	slow := tools.New(tools.Config[numbers, sum]{ID: "slow",
-		SuspendSchema: schema.MustFor[approval](), // suspend-capable: the step's calls run one by one
+		SuspendSchema: schema.MustFor[approval](), // suspend-capable: it may suspend, and runs alongside add
 		Execute: func(ctx tools.Context, in numbers) (sum, error) {
 			crashtest.LogLine(env.Log, "slow:"+ctx.ToolCallID())
 			if env.Block {
