@@ -7,7 +7,9 @@ import (
 
 // report is what a run's stream has reported, kept for the payloads
 // that list it (step-finish, finish, Generate's Output) and for tools'
-// callbacks: it is not saved (a resumed run reports the steps it runs).
+// callbacks. It is not saved as such: the run's state keeps each
+// finished step (runState.Done), and a resumed run's report starts from
+// them (restoreSteps).
 type report struct {
 	// messageID is the stream's message id (Mastra's messageId).
 	messageID string
@@ -54,51 +56,60 @@ func (rp *report) restoreCalls(runID string, p *stepState) {
 	}
 }
 
-// addStep records a finished step: its chunks, content and response.
-func (r *run) addStep(n int, reason model.FinishReason, p *stepState, results []model.ToolResultPart) {
+// addStep records finished step n (d, as the run's state keeps it): its
+// chunks, content and response.
+func (r *run) addStep(n int, d doneStep) {
 	rp := &r.report
+	p := d.Step
 	stepType := "initial"
 	if n > 0 {
 		stepType = "tool-result"
 	}
 	content := stream.StepContent{}
 	if !p.AfterResume {
+		results, _ := stepResults(p)
 		content = append(content, p.Assistant.Content...)
 		for i := range results {
 			content = append(content, model.Part{Type: model.MessageToolResult, ToolResult: &results[i]})
 		}
 	}
+	m := d.Report.Response
 	s := Step{
 		StepNumber: n, StepType: stepType, Sources: clip(p.Sources), Files: clip(p.Files),
-		ToolCalls: clip(rp.stepCalls), ToolResults: clip(rp.stepResults), Content: content,
+		ToolCalls: clip(d.Report.ToolCalls), ToolResults: clip(d.Report.ToolResults), Content: content,
 		Text: p.Text, ReasoningText: p.Reasoning, Reasoning: []model.Part{},
-		FinishReason: reason, Usage: model.Usage(p.Usage), Warnings: clip(p.Warnings), Request: map[string]any{},
-		Response: r.responseOf(p.Meta), ProviderMetadata: p.ProviderMetadata,
+		FinishReason: d.Report.Reason, Usage: model.Usage(p.Usage), Warnings: clip(p.Warnings), Request: map[string]any{},
+		Response: Response{ID: m.ID, Timestamp: m.Timestamp, ModelID: m.ModelID, ModelMetadata: m.ModelMetadata,
+			Messages: clip(r.state.Response[:min(d.Messages, len(r.state.Response))])},
+		ProviderMetadata: p.ProviderMetadata,
 	}
 	if p.Reasoning != "" {
 		s.Reasoning = []model.Part{model.Reasoning(p.Reasoning)}
 	}
 	rp.steps = append(rp.steps, s)
 	rp.records = append(rp.records, s.record())
-	rp.stepCalls, rp.stepResults = nil, nil
 }
 
-// responseOf is a step's response: the provider's metadata (or the
-// model's id and now) and the messages of the run so far.
-func (r *run) responseOf(meta *responseStamp) Response {
-	resp := Response{ModelID: r.models.step.ModelID(), ModelMetadata: r.modelMetadata(), Messages: clip(r.state.Response)}
+// stepReport is how the pending step is reported once it ends with
+// reason: its response's metadata (the provider's, or the model's id and
+// now) and the chunks the stream has reported of it.
+func (r *run) stepReport(reason model.FinishReason, meta *responseStamp) *stepReport {
+	m := responseMeta{ModelID: r.models.step.ModelID(), ModelMetadata: r.modelMetadata()}
 	ts := r.engine.Now()
 	if meta != nil {
-		resp.ID = meta.ID
+		m.ID = meta.ID
 		if meta.ModelID != "" {
-			resp.ModelID = meta.ModelID
+			m.ModelID = meta.ModelID
 		}
 		if !meta.Timestamp.IsZero() {
 			ts = meta.Timestamp
 		}
 	}
-	resp.Timestamp = ts.UTC().Format("2006-01-02T15:04:05.000Z")
-	return resp
+	m.Timestamp = ts.UTC().Format("2006-01-02T15:04:05.000Z")
+	rp := &r.report
+	rep := &stepReport{Reason: reason, Response: m, ToolCalls: clip(rp.stepCalls), ToolResults: clip(rp.stepResults)}
+	rp.stepCalls, rp.stepResults = nil, nil
+	return rep
 }
 
 // modelMetadata names the current step's model.

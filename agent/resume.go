@@ -181,6 +181,7 @@ func (r *run) takeUp(in *resumeInput, recovering bool) error {
 	if err := r.resolveTools(); err != nil {
 		return err
 	}
+	r.restoreSteps()
 	r.state.apply(stateChange{Resumed: true})
 	if in != nil {
 		for i := range r.state.Pending.Calls {

@@ -38,6 +38,9 @@ type runState struct {
 	// Resumed says the run has been resumed: the steps it runs from then
 	// on come after a resume (see stepState.AfterResume).
 	Resumed bool `json:"resumed,omitempty"`
+	// Done are the finished steps, as they were reported (the step-finish
+	// and finish chunks and Generate's Output list them all).
+	Done []doneStep `json:"done,omitempty"`
 	// Pending is the step whose model call has ended and which has not:
 	// its calls run, wait, or have all ended.
 	Pending *stepState `json:"pending,omitempty"`
@@ -147,9 +150,10 @@ type callChange struct {
 
 // stepEnd is how the pending step ended: the messages it adds to the
 // response (its assistant message, then its tool message if it made
-// calls).
+// calls), and how it was reported (nil: not kept).
 type stepEnd struct {
 	Messages storedMessages `json:"messages"`
+	Report   *stepReport    `json:"report,omitempty"`
 }
 
 // apply changes s as c says.
@@ -164,6 +168,9 @@ func (s *runState) apply(c stateChange) {
 		}
 	case c.End != nil:
 		s.Response = append(s.Response, c.End.Messages...)
+		if c.End.Report != nil && s.Pending != nil {
+			s.Done = append(s.Done, doneStep{Step: s.Pending, Report: *c.End.Report, Messages: len(s.Response)})
+		}
 		s.Step++
 		s.Pending = nil
 	case c.Resumed:
@@ -198,12 +205,24 @@ func decodeState(snapshot json.RawMessage, deltas []json.RawMessage) (*runState,
 		}
 		s.apply(c)
 	}
-	if s.Pending != nil {
-		for i := range s.Pending.Calls {
-			s.Pending.Calls[i].restore()
+	for _, p := range append([]*stepState{s.Pending}, doneSteps(s.Done)...) {
+		if p == nil {
+			continue
+		}
+		for i := range p.Calls {
+			p.Calls[i].restore()
 		}
 	}
 	return &s, nil
+}
+
+// doneSteps are the states of the finished steps.
+func doneSteps(done []doneStep) []*stepState {
+	out := make([]*stepState, 0, len(done))
+	for _, d := range done {
+		out = append(out, d.Step)
+	}
+	return out
 }
 
 // storedMessages are messages as a run's state keeps them: the values of

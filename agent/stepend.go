@@ -92,9 +92,9 @@ func (r *run) endStep(out sink, results []model.ToolResultPart, client bool) boo
 	if len(p.Calls) > 0 && reason == model.FinishStop {
 		reason = model.FinishToolCalls
 	}
-	end := stateChange{End: &stepEnd{Messages: stepMessages(p, results)}}
+	end := stateChange{End: &stepEnd{Messages: stepMessages(p, results), Report: r.stepReport(reason, p.Meta)}}
 	r.state.apply(end)
-	r.addStep(step, reason, p, results)
+	r.addStep(step, r.state.Done[len(r.state.Done)-1])
 	if err := r.rememberStep(step, p, results); err != nil {
 		r.fail(out, err)
 		return false
