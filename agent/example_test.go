@@ -191,6 +191,57 @@ func ExampleAgent_Generate_hooks() {
 	// call-2: {"error":"unknown location"}
 }
 
+// Hooks read the call's input and the tool's output as typed values
+// (InputAs, OutputAs) and see the run's request context.
+func ExampleInputAs() {
+	weatherTool := tools.New(tools.Config[WeatherInput, WeatherOutput]{
+		ID: "weather-tool", Description: "Fetches weather for a location",
+		Execute: func(ctx tools.Context, in WeatherInput) (WeatherOutput, error) {
+			return WeatherOutput{Location: in.Location, TemperatureCelsius: 21, Conditions: "Sunny"}, nil
+		},
+	})
+	weatherAgent, err := agent.New(agent.Config{
+		ID: "weather-agent", Instructions: "You are a helpful weather assistant.",
+		Model: mock.New(
+			mock.Step{ToolCalls: []mock.ToolCall{{ID: "call-1", Name: "weatherTool", Args: `{"location":"Paris"}`}}},
+			mock.Step{Text: "Sunny in Paris."},
+		),
+		Tools: tools.Set{"weatherTool": weatherTool},
+		Hooks: agent.Hooks{
+			BeforeToolCall: func(ctx context.Context, call agent.HookCall) (*agent.Skip, error) {
+				in, err := agent.InputAs[WeatherInput](call)
+				if err != nil {
+					return nil, err
+				}
+				tenant, _ := call.RequestContext.Get("tenant")
+				fmt.Println("before:", tenant, "asks for", in.Location)
+				return nil, nil
+			},
+			AfterToolCall: func(ctx context.Context, call agent.HookCall, output any, err error) error {
+				if err != nil {
+					return nil
+				}
+				out, err := agent.OutputAs[WeatherOutput](output)
+				if err != nil {
+					return err
+				}
+				fmt.Printf("after: %.0f°C, %s\n", out.TemperatureCelsius, out.Conditions)
+				return nil
+			},
+		},
+	})
+	if err != nil {
+		panic(err)
+	}
+	rc := tools.NewRequestContext(map[string]any{"tenant": "acme"})
+	if _, err := weatherAgent.Generate(context.Background(), "Weather in Paris?", agent.WithRequestContext(rc)); err != nil {
+		panic(err)
+	}
+	// Output:
+	// before: acme asks for Paris
+	// after: 21°C, Sunny
+}
+
 type TransferInput struct {
 	To     string `json:"to"`
 	Amount int    `json:"amount"`

@@ -63,7 +63,7 @@ func (r *run) execute(i int, c callState, rs *resumeInput, gated bool, w chanWri
 // returned: a result, an error, or a suspension (of orig, the call as the
 // model made it).
 func (r *run) runTool(i int, c, orig callState, t *tools.Tool, rs *resumeInput, target *autoResumeTarget, w chanWriter) callOutcome {
-	hc := HookCall{ToolName: c.Name, ToolCallID: c.ID, Input: c.Args, AgentID: r.agent.cfg.ID, AgentName: r.agent.cfg.Name}
+	hc := r.hookCall(c)
 	if before := r.opts.hooks.BeforeToolCall; before != nil {
 		var skip *Skip
 		if err := callHook("beforeToolCall", func() (err error) { skip, err = before(r.ctx, hc); return err }); err != nil {

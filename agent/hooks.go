@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+
+	"github.com/gomastra/mastra/tools"
 )
 
 // HookCall is what tool-call hooks see (Mastra's hook context).
@@ -17,6 +19,46 @@ type HookCall struct {
 	Input     json.RawMessage
 	AgentID   string
 	AgentName string
+	// RequestContext is the run's request context (WithRequestContext,
+	// with the memory keys of WithMemory), the one the tool gets.
+	RequestContext *tools.RequestContext
+}
+
+// hookCall is what the hooks see of call c.
+func (r *run) hookCall(c callState) HookCall {
+	return HookCall{ToolName: c.Name, ToolCallID: c.ID, Input: c.Args,
+		AgentID: r.agent.cfg.ID, AgentName: r.agent.cfg.Name, RequestContext: r.opts.requestContext}
+}
+
+// InputAs decodes the call's arguments (HookCall.Input, as the model sent
+// them, not yet validated) into a T.
+func InputAs[T any](c HookCall) (T, error) {
+	var v T
+	err := json.Unmarshal(argsOrEmpty(c.Input), &v)
+	return v, err
+}
+
+// OutputAs is a tool's output, as AfterToolCall gets it, as a T: a T is
+// returned as it is, any other value (a map, json.RawMessage, another
+// struct) is converted through its JSON. A validation error result
+// (tools.IsValidationError) is returned as the error.
+func OutputAs[T any](output any) (T, error) {
+	var v T
+	if t, ok := output.(T); ok {
+		return t, nil
+	}
+	if ve, ok := output.(*tools.ValidationError); ok && ve != nil {
+		return v, ve
+	}
+	if tools.IsValidationError(output) {
+		return v, fmt.Errorf("agent: the tool's input was invalid: %v", output)
+	}
+	raw, err := json.Marshal(output)
+	if err != nil {
+		return v, err
+	}
+	err = json.Unmarshal(raw, &v)
+	return v, err
 }
 
 // Skip is BeforeToolCall's "proceed: false": the tool does not run and

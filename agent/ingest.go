@@ -4,19 +4,24 @@ import (
 	"encoding/json"
 
 	"github.com/gomastra/mastra/model"
+	"github.com/gomastra/mastra/tools"
 )
 
 // ingestToolResults applies the server tools' toModelOutput to the tool
 // results a follow-up request carries (a client ran the tool and sends its
 // result back): each successful json or text result of a tool this run
 // knows, with a ToModelOutput, is replaced by the mapped output the model
-// should see; error outputs are left alone. It returns new messages; the
-// input is not modified.
+// should see; error outputs are left alone. A client tool (WithClientTools)
+// that takes the name of one of the agent's tools keeps that tool's
+// ToModelOutput for this: the client runs the tool, the server decides
+// what the model sees of its result. It returns new messages; the input is
+// not modified.
 //
 // A result without the call's input gets it from the call (the input of
 // the latest assistant tool call with its id, else {}), as Mastra reports
 // every tool result with its call's input.
 func (r *run) ingestToolResults(msgs []model.Message) []model.Message {
+	mappers := modelOutputTools{run: r}
 	out := make([]model.Message, len(msgs))
 	copy(out, msgs)
 	for i, m := range out {
@@ -34,7 +39,7 @@ func (r *run) ingestToolResults(msgs []model.Message) []model.Message {
 				parts[j].ToolResult = &withInput
 				p = parts[j]
 			}
-			if mapped, ok := r.mapIngested(p); ok {
+			if mapped, ok := mappers.mapIngested(p); ok {
 				if parts == nil {
 					parts = append([]model.Part(nil), m.Content...)
 				}
@@ -48,7 +53,40 @@ func (r *run) ingestToolResults(msgs []model.Message) []model.Message {
 	return out
 }
 
-func (r *run) mapIngested(p model.Part) (model.Part, bool) {
+// modelOutputTools finds the tool whose ToModelOutput maps an ingested
+// result: the run's tool of that name, else, when a client tool shadows
+// one of the agent's own, the agent's tool (its tools are listed again
+// without the client tools, once, when first needed).
+type modelOutputTools struct {
+	run    *run
+	server map[string]*tools.Tool
+	listed bool
+}
+
+func (m *modelOutputTools) lookup(name string) *tools.Tool {
+	r := m.run
+	if t := r.kit.lookup(name); t == nil || t.HasToModelOutput() || len(r.opts.clientTools) == 0 {
+		return t
+	}
+	if !m.listed {
+		m.listed = true
+		o := r.opts
+		o.clientTools = nil
+		m.server, _ = r.agent.runTools(r.ctx, o)
+	}
+	if t := m.server[name]; t != nil {
+		return t
+	}
+	for _, t := range m.server {
+		if t.ID() == name {
+			return t
+		}
+	}
+	return nil
+}
+
+func (m *modelOutputTools) mapIngested(p model.Part) (model.Part, bool) {
+	r := m.run
 	tr := p.ToolResult
 	if p.Type != model.MessageToolResult || tr == nil {
 		return p, false
@@ -56,7 +94,7 @@ func (r *run) mapIngested(p model.Part) (model.Part, bool) {
 	if tr.Output.Type != model.OutputJSON && tr.Output.Type != model.OutputText {
 		return p, false
 	}
-	t := r.kit.lookup(tr.ToolName)
+	t := m.lookup(tr.ToolName)
 	if t == nil || !t.HasToModelOutput() {
 		return p, false
 	}

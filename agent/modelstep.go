@@ -67,13 +67,17 @@ func (r *run) callModel(out sink, messages []model.Message, choice model.ToolCho
 }
 
 // conversation is what the next model call starts from: the system
-// message, context messages and memory history, then the input and what
-// the run has produced.
+// message, the guidance of the MCP servers whose tools the run has (a
+// system message of its own, as Mastra sends it), context messages and
+// memory history, then the input and what the run has produced.
 func (r *run) conversation() []model.Message {
 	s := r.state
 	var messages []model.Message
 	if s.Instructions != "" {
 		messages = append(messages, model.System(s.Instructions))
+	}
+	if guidance := r.kit.mcpGuidance(); guidance != "" {
+		messages = append(messages, model.System(guidance))
 	}
 	messages = append(messages, s.Context...)
 	messages = append(messages, s.History...)

@@ -2,6 +2,8 @@ package agent
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -71,7 +73,8 @@ type SubAgentToolCall struct {
 // as Mastra's agent tools work: the model sends a prompt; the sub-agent
 // runs on it with the parent's conversation as context (tool calls and
 // results left out), a copy of the request context without the memory keys,
-// a thread and resource of its own derived from the parent's, and at most
+// a thread and resource of its own derived from the parent's (one thread per
+// parent thread, which every call from it continues), and at most
 // its own maxSteps (a model-given maxSteps can lower it, never raise it;
 // the model's threadId and resourceId are ignored). Its chunks stream
 // through the parent as tool-output chunks (data-* chunks pass as they
@@ -283,25 +286,40 @@ func subAgentRequestContext(rc *tools.RequestContext) *tools.RequestContext {
 	return tools.NewRequestContext(entries)
 }
 
-// subAgentMemory derives the sub-agent's thread and resource: a new
-// thread "<parent thread>-<uuid>" on every delegation when the parent has
-// a thread (else a new id), and the resource "<parent resource>-<key>"
-// (else "<parent agent id, slugged>-<key>", else a new id).
+// subAgentMemory derives the sub-agent's thread and resource. With a
+// parent thread, the thread is the same on every delegation to key from
+// that thread (in one run or later ones), so the sub-agent continues its
+// own conversation there: "<parent thread>-<key>-<digest>", the digest
+// (subThreadDigest) telling apart parent threads and resources whose
+// joined names would coincide. Without a parent thread, every delegation
+// gets a new thread. The resource is "<parent resource>-<key>" (else
+// "<parent agent id, slugged>-<key>", else a new id).
 func subAgentMemory(ctx tools.Context, key string) (threadID, resourceID string) {
 	rc := ctx.RequestContext()
+	parentResource, hasResource := stringEntry(rc, tools.ResourceIDKey)
 	threadID = newID()
 	if parent, ok := stringEntry(rc, tools.ThreadIDKey); ok {
-		threadID = parent + "-" + threadID
+		threadID = parent + "-" + key + "-" + subThreadDigest(parentResource, parent, key)
 	}
-	switch parent, ok := stringEntry(rc, tools.ResourceIDKey); {
-	case ok:
-		resourceID = parent + "-" + key
+	switch {
+	case hasResource:
+		resourceID = parentResource + "-" + key
 	case parentID(ctx) != "":
 		resourceID = slug(parentID(ctx)) + "-" + key
 	default:
 		resourceID = newID()
 	}
 	return threadID, resourceID
+}
+
+// subThreadDigest is 16 hex digits of the SHA-256 of the parent's
+// resource, thread and the sub-agent's key, each length-prefixed.
+func subThreadDigest(resource, thread, key string) string {
+	h := sha256.New()
+	for _, s := range []string{resource, thread, key} {
+		fmt.Fprintf(h, "%d:%s;", len(s), s)
+	}
+	return hex.EncodeToString(h.Sum(nil)[:8])
 }
 
 func stringEntry(rc *tools.RequestContext, key string) (string, bool) {

@@ -133,7 +133,7 @@ func TestSubAgentGetsHistoryContextAndMemoryOfItsOwn(t *testing.T) {
 	}
 	thread, _ := seen.Get(tools.ThreadIDKey)
 	resource, _ := seen.Get(tools.ResourceIDKey)
-	if th, _ := thread.(string); !strings.HasPrefix(th, "thread-1-") || len(th) != len("thread-1-")+36 || resource != "user-9-writer" {
+	if th, _ := thread.(string); th != "thread-1-writer-"+subThreadDigest("user-9", "thread-1", "writer") || resource != "user-9-writer" {
 		t.Errorf("sub-agent memory: thread %v, resource %v", thread, resource)
 	}
 	if v, _ := rc.Get(tools.ThreadIDKey); v != "thread-1" {

@@ -120,9 +120,11 @@ type ServerConfig struct {
 	// OnToolError is ToolErrorThrow (default) or ToolErrorReturn.
 	OnToolError ToolErrorMode
 
-	// ForwardInstructions marks this server's instructions as wanted in
-	// agents' system prompts (see Client.Guidance). Off by default: only
-	// enable it for servers you trust.
+	// ForwardInstructions sends this server's instructions to the model
+	// of every agent offering one of its tools, as a system message after
+	// the agent's instructions (Mastra's forwardInstructions; the text is
+	// Client.Guidance's). Off by default: only enable it for servers you
+	// trust.
 	ForwardInstructions bool
 	// InstructionsMaxLength bounds the forwarded instructions, in
 	// characters: 0 means DefaultInstructionsMaxLength, negative means

@@ -27,9 +27,9 @@ func (c *Client) ServerInstructions() map[string]string {
 //
 //	<instructions, trimmed, cut at InstructionsMaxLength characters>
 //
-// Sections are separated by a blank line; "" when there is none. Add it to
-// the agent's instructions (Mastra sends it as a separate system message
-// after them).
+// Sections are separated by a blank line; "" when there is none. An agent
+// offering the tools sends it by itself, as a system message after its
+// instructions (see tools.MCPServerGuidance); Guidance shows the text.
 func (c *Client) Guidance(set tools.Set) string {
 	var sections []string
 	for _, name := range c.names {

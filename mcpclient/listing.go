@@ -124,7 +124,7 @@ func (s *server) listTools(ctx context.Context) (tools.Set, error) {
 			if t == nil || t.Name == "" {
 				continue
 			}
-			built, err := s.buildTool(t)
+			built, err := s.buildTool(t, conn.initResult().Instructions)
 			if err != nil {
 				s.logger.Error("Failed to create Mastra tool wrapper for MCP tool", "server", s.name, "tool", t.Name, "error", err)
 				continue

@@ -12,8 +12,10 @@ import (
 func ToolID(server, tool string) string { return server + "_" + tool }
 
 // buildTool turns one tools/list entry into a gomastra tool (Mastra's
-// buildToolFromListEntry).
-func (s *server) buildTool(t *mcp.Tool) (*tools.Tool, error) {
+// buildToolFromListEntry); instructions are those the server gave when
+// the session started, forwarded to agents when the server's
+// ForwardInstructions is set.
+func (s *server) buildTool(t *mcp.Tool, instructions string) (*tools.Tool, error) {
 	sch, err := buildSchemas(s.name, t.Name, t.InputSchema, t.OutputSchema)
 	if err != nil {
 		return nil, err
@@ -25,6 +27,8 @@ func (s *server) buildTool(t *mcp.Tool) (*tools.Tool, error) {
 		OutputSchema: sch.output,
 		Strict:       strictMeta(t.Meta),
 		MCP:          mcpOptions(t, s.name),
+		MCPMetadata: &tools.MCPMetadata{ServerName: s.name, ServerInstructions: instructions,
+			ForwardInstructions: s.cfg.ForwardInstructions, InstructionsMaxLength: s.cfg.InstructionsMaxLength},
 		Execute: func(ctx tools.Context, in any) (any, error) {
 			return s.callTool(ctx, t.Name, sch, in)
 		},

@@ -216,3 +216,15 @@ func ExampleKey() {
 	fmt.Println(v, ok)
 	// Output: u-1 true
 }
+
+// The guidance an agent sends for the MCP tools it offers: the
+// instructions of the servers that forward them.
+func ExampleMCPServerGuidance() {
+	search := tools.New(tools.DynamicConfig{ID: "docs_search", Description: "Search the docs",
+		MCPMetadata: &tools.MCPMetadata{ServerName: "docs", ServerInstructions: " Cite the page you used. ", ForwardInstructions: true}})
+	fmt.Println(tools.MCPServerGuidance([]*tools.Tool{search}))
+	// Output:
+	// ## Guidance from MCP server "docs"
+	//
+	// Cite the page you used.
+}

@@ -80,6 +80,9 @@ type Config[In, Out any] struct {
 
 	// MCP is passed through when the tool is exposed by an MCP server.
 	MCP *MCPOptions
+	// MCPMetadata is set on tools an MCP client listed: their server and
+	// its instructions (see MCPServerGuidance).
+	MCPMetadata *MCPMetadata
 
 	// Execute runs the tool. A tool without Execute is a client tool: the
 	// model may call it, and the caller (a browser, a client) runs it.
@@ -147,6 +150,7 @@ type Tool struct {
 	toModelOutput    func(ctx context.Context, out any) (*model.ToolResultOutput, error)
 	transform        *transform.Config
 	mcp              *MCPOptions
+	mcpMetadata      *MCPMetadata
 	toolType         string
 	spanName         string
 	providerTool     ProviderToolResolver
@@ -200,6 +204,7 @@ func Build[In, Out any](cfg Config[In, Out]) (*Tool, error) {
 		inputExamples:    cfg.InputExamples,
 		transform:        cfg.Transform,
 		mcp:              cfg.MCP,
+		mcpMetadata:      cfg.MCPMetadata,
 		toolType:         "tool",
 		spanName:         "execute_tool " + cfg.ID,
 		onInputStart:     cfg.OnInputStart,
@@ -421,6 +426,10 @@ func (t *Tool) Transform() *transform.Config { return t.transform }
 
 // MCP returns the MCP options or nil.
 func (t *Tool) MCP() *MCPOptions { return t.mcp }
+
+// MCPMetadata is what an MCP client set of the tool's server, nil for
+// other tools.
+func (t *Tool) MCPMetadata() *MCPMetadata { return t.mcpMetadata }
 
 // IsClientTool reports whether the tool has no Execute.
 func (t *Tool) IsClientTool() bool { return t.run == nil }

@@ -5,7 +5,8 @@
 //	              Chat Completions when the base URL is not api.openai.com)
 //	anthropic/…   ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL (package model/anthropic)
 //	google/…      GOOGLE_GENERATIVE_AI_API_KEY, GOOGLE_GENERATIVE_AI_BASE_URL (package model/google)
-//	xai/…         XAI_API_KEY, XAI_BASE_URL (package model/openai/chat, api.x.ai)
+//	xai/…         XAI_API_KEY, XAI_BASE_URL (package model/openai/chat, api.x.ai; a request
+//	              with a provider tool, e.g. web search, uses the Responses API, model/openai)
 //	openrouter/…  OPENROUTER_API_KEY, OPENROUTER_BASE_URL (package model/openai/chat, openrouter.ai)
 //	groq/…        GROQ_API_KEY, GROQ_BASE_URL (package model/openai/chat, api.groq.com)
 //	deepseek/…    DEEPSEEK_API_KEY, DEEPSEEK_BASE_URL (package model/openai/chat, api.deepseek.com)
@@ -39,8 +40,11 @@ import (
 func Default(getenv func(string) string) *model.Router {
 	ps := slices.Concat(openai.Providers(), chat.Providers(), anthropic.Providers(), google.Providers())
 	for i := range ps {
-		if ps[i].Name == "openai" {
+		switch ps[i].Name {
+		case "openai":
 			ps[i].New = responsesOrChat(ps[i].New)
+		case "xai":
+			ps[i].New = chatOrResponses(ps[i].New)
 		}
 	}
 	return model.NewRouter(getenv, ps...)
