@@ -404,9 +404,6 @@ func TestServerInstructionsAndGuidance(t *testing.T) {
 	if g := c.Guidance(tools.Set{"q": set["quiet_add"]}); g != "" {
 		t.Errorf("guidance without forwarding servers = %q", g)
 	}
-	if got := truncateUTF16("a😀b", 2); got != "a" {
-		t.Errorf("truncateUTF16 cut a surrogate pair: %q", got)
-	}
 }
 
 func TestResourcesAndPrompts(t *testing.T) {

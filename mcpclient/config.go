@@ -23,7 +23,7 @@ const (
 	DefaultHTTPConnectTimeout = 3 * time.Second
 	// DefaultInstructionsMaxLength is how much of a server's instructions
 	// is forwarded (Mastra's instructionsMaxLength, 512 characters).
-	DefaultInstructionsMaxLength = 512
+	DefaultInstructionsMaxLength = tools.DefaultMCPInstructionsMaxLength
 	// DefaultMaxMessageBytes bounds one message from a server (the SDK's
 	// 16 MiB line and event limits). A larger result fails the call with
 	// ErrMessageTooLarge; nothing larger is ever held in memory.
@@ -178,7 +178,6 @@ type resolved struct {
 	timeout         time.Duration
 	connectTimeout  time.Duration
 	maxMessageBytes int
-	instructionsMax int
 }
 
 func resolve(name string, sc ServerConfig, clientTimeout time.Duration) (*resolved, error) {
@@ -242,14 +241,6 @@ func resolve(name string, sc ServerConfig, clientTimeout time.Duration) (*resolv
 	r.maxMessageBytes = sc.MaxMessageBytes
 	if r.maxMessageBytes == 0 {
 		r.maxMessageBytes = DefaultMaxMessageBytes
-	}
-	switch {
-	case sc.InstructionsMaxLength == 0:
-		r.instructionsMax = DefaultInstructionsMaxLength
-	case sc.InstructionsMaxLength < 0:
-		r.instructionsMax = 0
-	default:
-		r.instructionsMax = sc.InstructionsMaxLength
 	}
 	return r, nil
 }

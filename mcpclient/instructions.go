@@ -2,7 +2,6 @@ package mcpclient
 
 import (
 	"strings"
-	"unicode/utf16"
 
 	"github.com/gomastra/mastra/tools"
 )
@@ -31,23 +30,20 @@ func (c *Client) ServerInstructions() map[string]string {
 // offering the tools sends it by itself, as a system message after its
 // instructions (see tools.MCPServerGuidance); Guidance shows the text.
 func (c *Client) Guidance(set tools.Set) string {
-	var sections []string
+	var mine []*tools.Tool
 	for _, name := range c.names {
 		s := c.servers[name]
-		if !s.cfg.ForwardInstructions || !s.usedIn(set) {
+		if !s.usedIn(set) {
 			continue
 		}
-		text := strings.TrimSpace(s.instructions())
-		if text == "" {
-			continue
-		}
-		text = strings.TrimSpace(truncateUTF16(text, s.cfg.instructionsMax))
-		if text == "" {
-			continue
-		}
-		sections = append(sections, "## Guidance from MCP server \""+name+"\"\n\n"+text)
+		// The server's instructions as they are now (a tool keeps those
+		// of the session it was listed in).
+		mine = append(mine, tools.New(tools.Config[any, any]{ID: name, MCPMetadata: &tools.MCPMetadata{
+			ServerName: name, ServerInstructions: s.instructions(),
+			ForwardInstructions: s.cfg.ForwardInstructions, InstructionsMaxLength: s.cfg.InstructionsMaxLength,
+		}}))
 	}
-	return strings.Join(sections, "\n\n")
+	return tools.MCPServerGuidance(mine)
 }
 
 // usedIn reports whether set holds one of the server's tools.
@@ -64,23 +60,4 @@ func (s *server) usedIn(set tools.Set) bool {
 		}
 	}
 	return false
-}
-
-// truncateUTF16 cuts s at max UTF-16 code units, as JavaScript's slice.
-func truncateUTF16(s string, max int) string {
-	if max <= 0 {
-		return ""
-	}
-	n := 0
-	for i, r := range s {
-		w := utf16.RuneLen(r)
-		if w < 0 {
-			w = 1
-		}
-		if n+w > max {
-			return s[:i]
-		}
-		n += w
-	}
-	return s
 }
