@@ -286,8 +286,10 @@ func (m *Mastra) GetTool(name string) (*tools.Tool, error) {
 }
 
 // GetToolByID returns the first tool, in [Mastra.ToolKeys] order, whose
-// ID() is id; failing that, the tool registered under the key id. When
-// there is neither it returns an *Error matching [ErrToolNotFound]: ID
+// ID() is id; failing that, the tool registered under the key id;
+// failing that, the first of the agents' static tools whose ID() is id
+// (agents in [Mastra.AgentKeys] order, as Mastra registers an agent's
+// tools under their ids). When there is none it returns an *Error matching [ErrToolNotFound]: ID
 // [IDGetToolByIDNotFound], text "Tool with id <id> not found", details
 // {"status": 404, "toolId": id, "tools": "<keys joined by ", ">"}.
 func (m *Mastra) GetToolByID(id string) (*tools.Tool, error) {
@@ -299,6 +301,9 @@ func (m *Mastra) GetToolByID(id string) (*tools.Tool, error) {
 		}
 	}
 	if t, ok := m.tools[id]; ok {
+		return t, nil
+	}
+	if t := m.agentToolByID(id); t != nil {
 		return t, nil
 	}
 	return nil, m.notFound(IDGetToolByIDNotFound, "id", "toolId", id)
