@@ -1,6 +1,10 @@
 package mastra
 
-import "github.com/gomastra/mastra/mastraerror"
+import (
+	"errors"
+
+	"github.com/gomastra/mastra/mastraerror"
+)
 
 // ErrorDomain is the area a Mastra error comes from (Mastra's
 // ErrorDomain): [mastraerror.Domain].
@@ -71,6 +75,24 @@ var (
 	ErrWorkflowNotFound = mastraerror.Sentinel("mastra: workflow not found", IDGetWorkflowNotFound)
 	// ErrAgentNotFound matches GetAgent's error (id IDGetAgentNotFound).
 	ErrAgentNotFound = mastraerror.Sentinel("mastra: agent not found", IDGetAgentNotFound)
+)
+
+// Registration errors of [Mastra.AddTool], [Mastra.AddAgent] and
+// [Mastra.AddWorkflow] (gomastra's: Mastra skips such entries without
+// telling). The returned errors wrap them, for errors.Is.
+var (
+	// ErrNilAgent: AddAgent was given a nil agent.
+	ErrNilAgent = errors.New("mastra: nil agent")
+	// ErrNilWorkflow: AddWorkflow was given a nil workflow.
+	ErrNilWorkflow = errors.New("mastra: nil workflow")
+	// ErrEmptyKey: the key was empty and so was the entry's id.
+	ErrEmptyKey = errors.New("mastra: empty registry key")
+	// ErrDuplicateKey: an entry is already registered under the key; the
+	// first one stays, as in Mastra.
+	ErrDuplicateKey = errors.New("mastra: duplicate registry key")
+	// ErrWorkflowNotCommitted: AddWorkflow was given a workflow whose
+	// Commit has not succeeded.
+	ErrWorkflowNotCommitted = errors.New("mastra: workflow not committed")
 )
 
 // Error is Mastra's MastraError, gomastra's one error type

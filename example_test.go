@@ -43,7 +43,7 @@ func calculatorTool() *tools.Tool {
 
 func ExampleNew() {
 	m := mastra.New(mastra.Config{
-		Tools: map[string]*tools.Tool{
+		Tools: tools.Set{
 			"weather":    weatherTool(),
 			"calculator": calculatorTool(),
 		},
@@ -88,7 +88,7 @@ func ExampleNew() {
 
 func ExampleMastra_GetToolByID() {
 	m := mastra.New(mastra.Config{
-		Tools: map[string]*tools.Tool{"weather": weatherTool()},
+		Tools: tools.Set{"weather": weatherTool()},
 	})
 
 	// By the tool's own ID...
@@ -130,7 +130,7 @@ func ExampleMastra_GetAgent() {
 		panic(err)
 	}
 	m := mastra.New(mastra.Config{
-		Tools:     map[string]*tools.Tool{"weather": weatherTool()},
+		Tools:     tools.Set{"weather": weatherTool()},
 		Agents:    map[string]*agent.Agent{"weatherAgent": weatherAgent},
 		Workflows: map[string]*workflows.Workflow{"weatherWorkflow": weatherWorkflow},
 	})

@@ -2,6 +2,7 @@ package mastra
 
 import (
 	"cmp"
+	"fmt"
 	"log/slog"
 	"maps"
 	"slices"
@@ -24,11 +25,13 @@ type Config struct {
 	// Tools are registered with AddTool(tool, key) in sorted key order
 	// (Go maps have no order, unlike the JavaScript object literal Mastra
 	// walks). Nil entries are skipped. An empty key falls back to the
-	// tool's ID.
-	Tools map[string]*tools.Tool
-	// Workflows are registered under their keys (nil entries skipped).
+	// tool's ID. The same type as agent.Config.Tools.
+	Tools tools.Set
+	// Workflows are registered with AddWorkflow under their keys (nil
+	// entries skipped); they must be committed.
 	Workflows map[string]*workflows.Workflow
-	// Agents are registered under their keys (nil entries skipped).
+	// Agents are registered with AddAgent under their keys (nil entries
+	// skipped).
 	Agents map[string]*agent.Agent
 	// Logger is the registry's logger; nil means slog.Default().
 	Logger *slog.Logger
@@ -54,26 +57,37 @@ type Mastra struct {
 
 var _ tools.Registry = (*Mastra)(nil)
 
-// New returns a registry holding cfg's tools (see [Config.Tools]).
+// New returns a registry holding cfg's tools, workflows and agents, in
+// that order, each section in sorted key order (see [Config]). Nil
+// entries are skipped. An entry that AddTool, AddWorkflow or AddAgent
+// refuses (a key that falls back to a taken id, a workflow not
+// committed) is skipped and the error logged at level Warn on the
+// registry's logger; call the Add methods to handle such errors.
 func New(cfg Config) *Mastra {
 	m := &Mastra{logger: cfg.Logger}
 	for _, key := range slices.Sorted(maps.Keys(cfg.Tools)) {
 		if t := cfg.Tools[key]; t != nil {
-			// AddTool fails only for a nil tool.
-			_ = m.AddTool(t, key)
+			m.logRefused(m.AddTool(t, key))
 		}
 	}
 	for _, key := range slices.Sorted(maps.Keys(cfg.Workflows)) {
 		if w := cfg.Workflows[key]; w != nil {
-			m.AddWorkflow(w, key)
+			m.logRefused(m.AddWorkflow(w, key))
 		}
 	}
 	for _, key := range slices.Sorted(maps.Keys(cfg.Agents)) {
 		if a := cfg.Agents[key]; a != nil {
-			m.AddAgent(a, key)
+			m.logRefused(m.AddAgent(a, key))
 		}
 	}
 	return m
+}
+
+// logRefused logs an entry of Config that New could not register.
+func (m *Mastra) logRefused(err error) {
+	if err != nil {
+		m.Logger().Warn("mastra: entry not registered", "error", err)
+	}
 }
 
 // keyed is a registry section: entries by key, and the keys in Mastra's
@@ -83,16 +97,21 @@ type keyed[T any] struct {
 	keys  []string
 }
 
-// add registers v under key; the first entry under a key wins.
-func (k *keyed[T]) add(key string, v T) {
+// add registers v, a <kind>, under key; the first entry under a key
+// wins, a later one is ErrDuplicateKey.
+func (k *keyed[T]) add(kind, key string, v T) error {
+	if key == "" {
+		return fmt.Errorf("%w: %s", ErrEmptyKey, kind)
+	}
+	if _, ok := k.items[key]; ok {
+		return fmt.Errorf("%w: %s %q", ErrDuplicateKey, kind, key)
+	}
 	if k.items == nil {
 		k.items = map[string]T{}
 	}
-	if _, ok := k.items[key]; ok {
-		return
-	}
 	k.items[key] = v
 	k.keys = insertKey(k.keys, key)
+	return nil
 }
 
 // get returns the entry under key, or the not-found error: id, text
@@ -116,12 +135,22 @@ func (k *keyed[T]) list() map[string]T {
 	return out
 }
 
-// AddAgent registers a under key (its id when key is empty); the first
-// agent under a key wins.
-func (m *Mastra) AddAgent(a *agent.Agent, key string) {
+// AddAgent registers a under key (its ID when key is empty) and makes
+// m the registry a's tools reach as ctx.Mastra() ([agent.Agent.UseRegistry]).
+// A nil agent is [ErrNilAgent]; a key already taken is [ErrDuplicateKey]
+// and leaves the first agent in place (and a's registry unchanged).
+func (m *Mastra) AddAgent(a *agent.Agent, key string) error {
+	if a == nil {
+		return ErrNilAgent
+	}
+	key = cmp.Or(key, a.ID())
 	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.agents.add(cmp.Or(key, a.ID()), a)
+	err := m.agents.add("agent", key, a)
+	m.mu.Unlock()
+	if err == nil {
+		a.UseRegistry(m)
+	}
+	return err
 }
 
 // GetAgent returns the agent registered under key. When there is none it
@@ -148,12 +177,27 @@ func (m *Mastra) AgentKeys() []string {
 	return append([]string(nil), m.agents.keys...)
 }
 
-// AddWorkflow registers w under key (its id when key is empty); the
-// first workflow under a key wins, as with tools.
-func (m *Mastra) AddWorkflow(w *workflows.Workflow, key string) {
+// AddWorkflow registers w under key (its ID when key is empty) and
+// makes m the registry w's steps reach as ctx.Mastra()
+// ([workflows.Workflow.UseRegistry]). A nil workflow is [ErrNilWorkflow],
+// one whose Commit has not succeeded [ErrWorkflowNotCommitted]; a key
+// already taken is [ErrDuplicateKey] and leaves the first workflow in
+// place.
+func (m *Mastra) AddWorkflow(w *workflows.Workflow, key string) error {
+	if w == nil {
+		return ErrNilWorkflow
+	}
+	if !w.Committed() {
+		return fmt.Errorf("%w: %s", ErrWorkflowNotCommitted, cmp.Or(key, w.ID()))
+	}
+	key = cmp.Or(key, w.ID())
 	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.workflows.add(cmp.Or(key, w.ID()), w)
+	err := m.workflows.add("workflow", key, w)
+	m.mu.Unlock()
+	if err == nil {
+		w.UseRegistry(m)
+	}
+	return err
 }
 
 // GetWorkflow returns the workflow registered under key. When there is
@@ -189,21 +233,23 @@ func (m *Mastra) Logger() *slog.Logger {
 }
 
 // AddTool registers tool under key, or under tool.ID() when key is empty.
-// If a tool is already registered under that key, AddTool does nothing and
-// returns nil: the first registration wins, as in Mastra. A nil tool is an
-// *Error with ID [IDAddToolUndefined] (matching [ErrNilTool]), Mastra's
-// text and details {"status": 400, "key": key} (key only when not empty).
+// A nil tool is an *Error with ID [IDAddToolUndefined] (matching
+// [ErrNilTool]), Mastra's text and details {"status": 400, "key": key}
+// (key only when not empty). An empty key with an empty tool id is
+// [ErrEmptyKey]. A key already taken is [ErrDuplicateKey]: the first
+// registration stays, as in Mastra (which skips the later one silently).
 func (m *Mastra) AddTool(tool *tools.Tool, key string) error {
 	if tool == nil {
 		return nilToolError(key)
 	}
+	key = cmp.Or(key, tool.ID())
 	if key == "" {
-		key = tool.ID()
+		return fmt.Errorf("%w: tool", ErrEmptyKey)
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if _, ok := m.tools[key]; ok {
-		return nil
+		return fmt.Errorf("%w: tool %q", ErrDuplicateKey, key)
 	}
 	if m.tools == nil {
 		m.tools = make(map[string]*tools.Tool)
@@ -240,8 +286,10 @@ func (m *Mastra) GetTool(name string) (*tools.Tool, error) {
 }
 
 // GetToolByID returns the first tool, in [Mastra.ToolKeys] order, whose
-// ID() is id; failing that, the tool registered under the key id. When
-// there is neither it returns an *Error matching [ErrToolNotFound]: ID
+// ID() is id; failing that, the tool registered under the key id;
+// failing that, the first of the agents' static tools whose ID() is id
+// (agents in [Mastra.AgentKeys] order, as Mastra registers an agent's
+// tools under their ids). When there is none it returns an *Error matching [ErrToolNotFound]: ID
 // [IDGetToolByIDNotFound], text "Tool with id <id> not found", details
 // {"status": 404, "toolId": id, "tools": "<keys joined by ", ">"}.
 func (m *Mastra) GetToolByID(id string) (*tools.Tool, error) {
@@ -253,6 +301,9 @@ func (m *Mastra) GetToolByID(id string) (*tools.Tool, error) {
 		}
 	}
 	if t, ok := m.tools[id]; ok {
+		return t, nil
+	}
+	if t := m.agentToolByID(id); t != nil {
 		return t, nil
 	}
 	return nil, m.notFound(IDGetToolByIDNotFound, "id", "toolId", id)

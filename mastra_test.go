@@ -59,19 +59,19 @@ func TestNew(t *testing.T) {
 		},
 		{
 			name:     "sorted key order",
-			cfg:      mastra.Config{Tools: map[string]*tools.Tool{"zeta": a, "alpha": b, "mid": c}},
+			cfg:      mastra.Config{Tools: tools.Set{"zeta": a, "alpha": b, "mid": c}},
 			wantKeys: []string{"alpha", "mid", "zeta"},
 			wantIDs:  map[string]string{"alpha": "tool-b", "mid": "tool-c", "zeta": "tool-a"},
 		},
 		{
 			name:     "nil entries skipped",
-			cfg:      mastra.Config{Tools: map[string]*tools.Tool{"a": a, "nothing": nil}},
+			cfg:      mastra.Config{Tools: tools.Set{"a": a, "nothing": nil}},
 			wantKeys: []string{"a"},
 			wantIDs:  map[string]string{"a": "tool-a"},
 		},
 		{
 			name:     "empty key falls back to the id",
-			cfg:      mastra.Config{Tools: map[string]*tools.Tool{"": a, "b": b}},
+			cfg:      mastra.Config{Tools: tools.Set{"": a, "b": b}},
 			wantKeys: []string{"tool-a", "b"},
 			wantIDs:  map[string]string{"tool-a": "tool-a", "b": "tool-b"},
 		},
@@ -79,13 +79,13 @@ func TestNew(t *testing.T) {
 			name: "first key wins in sorted order",
 			// "" sorts first and defaults to "b", so the entry under "b"
 			// is the duplicate.
-			cfg:      mastra.Config{Tools: map[string]*tools.Tool{"": newTool(t, "b"), "b": b}},
+			cfg:      mastra.Config{Tools: tools.Set{"": newTool(t, "b"), "b": b}},
 			wantKeys: []string{"b"},
 			wantIDs:  map[string]string{"b": "b"},
 		},
 		{
 			name:     "array-index keys first, as in JavaScript",
-			cfg:      mastra.Config{Tools: map[string]*tools.Tool{"b": a, "10": b, "2": c}},
+			cfg:      mastra.Config{Tools: tools.Set{"b": a, "10": b, "2": c}},
 			wantKeys: []string{"2", "10", "b"},
 			wantIDs:  map[string]string{"2": "tool-c", "10": "tool-b", "b": "tool-a"},
 		},
@@ -108,6 +108,7 @@ func TestAddTool(t *testing.T) {
 	type add struct {
 		tool *tools.Tool
 		key  string
+		dup  bool // the key is taken: ErrDuplicateKey
 	}
 	tests := []struct {
 		name     string
@@ -117,43 +118,43 @@ func TestAddTool(t *testing.T) {
 	}{
 		{
 			name:     "key defaults to id",
-			adds:     []add{{first, ""}},
+			adds:     []add{{first, "", false}},
 			wantKeys: []string{"first"},
 			wantIDs:  map[string]string{"first": "first"},
 		},
 		{
 			name:     "explicit key",
-			adds:     []add{{first, "calc"}},
+			adds:     []add{{first, "calc", false}},
 			wantKeys: []string{"calc"},
 			wantIDs:  map[string]string{"calc": "first"},
 		},
 		{
 			name:     "first key wins",
-			adds:     []add{{first, "k"}, {second, "k"}},
+			adds:     []add{{first, "k", false}, {second, "k", true}},
 			wantKeys: []string{"k"},
 			wantIDs:  map[string]string{"k": "first"},
 		},
 		{
 			name:     "first wins against a defaulted key",
-			adds:     []add{{first, "second"}, {second, ""}},
+			adds:     []add{{first, "second", false}, {second, "", true}},
 			wantKeys: []string{"second"},
 			wantIDs:  map[string]string{"second": "first"},
 		},
 		{
 			name:     "same tool under two keys",
-			adds:     []add{{first, "x"}, {first, ""}},
+			adds:     []add{{first, "x", false}, {first, "", false}},
 			wantKeys: []string{"x", "first"},
 			wantIDs:  map[string]string{"x": "first", "first": "first"},
 		},
 		{
 			name:     "insertion order",
-			adds:     []add{{first, "z"}, {second, "a"}, {first, "m"}},
+			adds:     []add{{first, "z", false}, {second, "a", false}, {first, "m", false}},
 			wantKeys: []string{"z", "a", "m"},
 			wantIDs:  map[string]string{"z": "first", "a": "second", "m": "first"},
 		},
 		{
 			name:     "array-index keys ordered numerically before others",
-			adds:     []add{{first, "b"}, {first, "2"}, {first, "a"}, {first, "10"}, {first, "02"}, {first, "4294967295"}, {first, "4294967294"}, {first, "0"}},
+			adds:     []add{{first, "b", false}, {first, "2", false}, {first, "a", false}, {first, "10", false}, {first, "02", false}, {first, "4294967295", false}, {first, "4294967294", false}, {first, "0", false}},
 			wantKeys: []string{"0", "2", "10", "4294967294", "b", "a", "02", "4294967295"},
 			wantIDs: map[string]string{
 				"0": "first", "2": "first", "10": "first", "4294967294": "first",
@@ -165,8 +166,9 @@ func TestAddTool(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			var m mastra.Mastra // the zero value is usable
 			for _, a := range tt.adds {
-				if err := m.AddTool(a.tool, a.key); err != nil {
-					t.Fatalf("AddTool(%q, %q) = %v", a.tool.ID(), a.key, err)
+				err := m.AddTool(a.tool, a.key)
+				if a.dup != errors.Is(err, mastra.ErrDuplicateKey) || (!a.dup && err != nil) {
+					t.Fatalf("AddTool(%q, %q) = %v, want duplicate %v", a.tool.ID(), a.key, err, a.dup)
 				}
 			}
 			if diff := cmp.Diff(tt.wantKeys, m.ToolKeys()); diff != "" {
@@ -235,7 +237,7 @@ func TestAddToolNil(t *testing.T) {
 }
 
 func TestRemoveTool(t *testing.T) {
-	m := mastra.New(mastra.Config{Tools: map[string]*tools.Tool{
+	m := mastra.New(mastra.Config{Tools: tools.Set{
 		"a": newTool(t, "tool-a"), "b": newTool(t, "tool-b"), "c": newTool(t, "tool-c"),
 	}})
 	steps := []struct {
@@ -264,7 +266,7 @@ func TestRemoveTool(t *testing.T) {
 
 	// A removed key can be added again; it moves to the end, as a deleted
 	// and re-added JavaScript property does.
-	m2 := mastra.New(mastra.Config{Tools: map[string]*tools.Tool{"a": newTool(t, "old"), "b": newTool(t, "tool-b")}})
+	m2 := mastra.New(mastra.Config{Tools: tools.Set{"a": newTool(t, "old"), "b": newTool(t, "tool-b")}})
 	m2.RemoveTool("a")
 	if err := m2.AddTool(newTool(t, "new"), "a"); err != nil {
 		t.Fatal(err)
@@ -528,7 +530,7 @@ func TestErrorJSONCause(t *testing.T) {
 
 func TestListToolsCopy(t *testing.T) {
 	a := newTool(t, "a")
-	m := mastra.New(mastra.Config{Tools: map[string]*tools.Tool{"a": a}})
+	m := mastra.New(mastra.Config{Tools: tools.Set{"a": a}})
 
 	got := m.ListTools()
 	got["b"] = newTool(t, "b")
@@ -571,7 +573,7 @@ func TestLogger(t *testing.T) {
 }
 
 func TestConcurrent(t *testing.T) {
-	m := mastra.New(mastra.Config{Tools: map[string]*tools.Tool{"base": newTool(t, "base")}})
+	m := mastra.New(mastra.Config{Tools: tools.Set{"base": newTool(t, "base")}})
 	const workers, perWorker = 8, 50
 	toolsByWorker := make([][]*tools.Tool, workers)
 	for w := range workers {
@@ -634,7 +636,7 @@ func TestConcurrent(t *testing.T) {
 // The registry satisfies tools.Registry, which tools reach through their
 // Context.
 func TestRegistryInterface(t *testing.T) {
-	var r tools.Registry = mastra.New(mastra.Config{Tools: map[string]*tools.Tool{"k": newTool(t, "id")}})
+	var r tools.Registry = mastra.New(mastra.Config{Tools: tools.Set{"k": newTool(t, "id")}})
 	if got, err := r.GetTool("k"); err != nil || got.ID() != "id" {
 		t.Errorf("GetTool(k) = %v, %v", idOf(got), err)
 	}
@@ -644,7 +646,11 @@ func TestRegistryInterface(t *testing.T) {
 }
 
 func TestWorkflowsInTheRegistry(t *testing.T) {
-	w := workflows.New(workflows.Config{ID: "research"})
+	w := workflows.New(workflows.Config{ID: "research"}).Then(workflows.NewStep(workflows.StepConfig[addIn, addOut]{ID: "add",
+		Execute: func(_ workflows.StepContext, in addIn) (addOut, error) { return addOut{Sum: in.A + in.B}, nil }}))
+	if err := w.Commit(); err != nil {
+		t.Fatal(err)
+	}
 	m := mastra.New(mastra.Config{Workflows: map[string]*workflows.Workflow{"researchWorkflow": w}})
 	if got, err := m.GetWorkflow("researchWorkflow"); err != nil || got != w {
 		t.Fatalf("GetWorkflow: %v", err)

@@ -119,7 +119,8 @@ type Agent struct {
 	signalTools tools.Set
 	processors  []StepProcessor
 	// local keeps runs when no Storage is configured.
-	local storage.Runs
+	local    storage.Runs
+	registry registryRef // what the agent's tools reach as ctx.Mastra()
 }
 
 // New returns an agent. It reports an error for a missing id or model and

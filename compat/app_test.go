@@ -230,14 +230,17 @@ func anchorApp(t testing.TB) *mastra.Mastra {
 		Tools:        tools.Set{"add": addTool()},
 	}, "add")
 	m := mastra.New(mastra.Config{
-		Tools:  map[string]*tools.Tool{"add": addTool()},
+		Tools:  tools.Set{"add": addTool()},
 		Agents: map[string]*agent.Agent{"calcAgent": calc},
 		Logger: quiet,
 	})
 	doubleWf, approveWf := anchorWorkflows(t, st)
 	// Registered one by one to keep the TypeScript object's key order.
-	m.AddWorkflow(doubleWf, "doubleWf")
-	m.AddWorkflow(approveWf, "approveWf")
+	for _, err := range []error{m.AddWorkflow(doubleWf, "doubleWf"), m.AddWorkflow(approveWf, "approveWf")} {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
 	return m
 }
 
@@ -253,11 +256,17 @@ func flowsApp(t testing.TB) *mastra.Mastra {
 	}
 	m := mastra.New(mastra.Config{Logger: quiet})
 	// Added one by one to keep the TypeScript object's key order.
-	m.AddAgent(flow("approval-agent", "Adds with a tool that needs approval.", "guarded-add",
-		tools.Set{"guarded-add": guardedAddTool()}), "approvalAgent")
-	m.AddAgent(flow("suspend-agent", "Adds with a tool that asks for confirmation.", "confirm-add",
-		tools.Set{"confirm-add": confirmAddTool()}), "suspendAgent")
-	m.AddAgent(flow("browser-agent", "Adds with the caller's own browserAdd tool.", "browserAdd", nil), "browserAgent")
+	for _, err := range []error{
+		m.AddAgent(flow("approval-agent", "Adds with a tool that needs approval.", "guarded-add",
+			tools.Set{"guarded-add": guardedAddTool()}), "approvalAgent"),
+		m.AddAgent(flow("suspend-agent", "Adds with a tool that asks for confirmation.", "confirm-add",
+			tools.Set{"confirm-add": confirmAddTool()}), "suspendAgent"),
+		m.AddAgent(flow("browser-agent", "Adds with the caller's own browserAdd tool.", "browserAdd", nil), "browserAgent"),
+	} {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
 	return m
 }
 

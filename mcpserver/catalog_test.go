@@ -91,7 +91,7 @@ func TestFromMastra(t *testing.T) {
 			return "ok", nil
 		}})
 	m := mastra.New(mastra.Config{
-		Tools:     map[string]*tools.Tool{"probe": probe, "adder": fixtureTools()["adder"]},
+		Tools:     tools.Set{"probe": probe, "adder": fixtureTools()["adder"]},
 		Agents:    fixtureAgents(t),
 		Workflows: fixtureWorkflows(t),
 		Logger:    discardLogger(),

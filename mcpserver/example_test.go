@@ -93,7 +93,7 @@ func ExampleNew() {
 // A server exposing everything a registry holds.
 func ExampleFromMastra() {
 	m := mastra.New(mastra.Config{
-		Tools:  map[string]*tools.Tool{"weather": weatherTool},
+		Tools:  tools.Set{"weather": weatherTool},
 		Agents: map[string]*agent.Agent{"forecaster": weatherAgent()},
 		Logger: quiet,
 	})

@@ -27,7 +27,7 @@ type out struct {
 
 func addApp(_ context.Context, _ serve.Env) (*mastra.Mastra, error) {
 	add := tools.New(tools.Config[in, out]{ID: "add", Description: "Adds two numbers", Execute: func(_ tools.Context, v in) (out, error) { return out{Sum: v.A + v.B}, nil }})
-	return mastra.New(mastra.Config{Tools: map[string]*tools.Tool{"add": add}}), nil
+	return mastra.New(mastra.Config{Tools: tools.Set{"add": add}}), nil
 }
 
 // withMCP is a serve.Config with ServeOption applied.

@@ -39,7 +39,7 @@ var greetTool = tools.New(tools.Config[greeting, reply]{
 func ExampleMain() {
 	serve.Main(func(ctx context.Context, env serve.Env) (*mastra.Mastra, error) {
 		return mastra.New(mastra.Config{
-			Tools:  map[string]*tools.Tool{"greet": greetTool},
+			Tools:  tools.Set{"greet": greetTool},
 			Logger: env.Logger,
 		}), nil
 	})
@@ -50,7 +50,7 @@ func ExampleMain() {
 func ExampleRun() {
 	ctx, stop := context.WithCancel(context.Background())
 	build := func(context.Context, serve.Env) (*mastra.Mastra, error) {
-		return mastra.New(mastra.Config{Tools: map[string]*tools.Tool{"greet": greetTool}}), nil
+		return mastra.New(mastra.Config{Tools: tools.Set{"greet": greetTool}}), nil
 	}
 	cfg := serve.Config{Host: "127.0.0.1", Port: "0", StorageURL: ":memory:", NoStudio: true,
 		Ready: func(addr string) {

@@ -30,7 +30,7 @@ func TestRunServesTheAppOnItsStorageAndStops(t *testing.T) {
 	build := func(_ context.Context, env serve.Env) (*mastra.Mastra, error) {
 		built = env.Storage
 		add := tools.New(tools.Config[in, out]{ID: "add", Execute: func(_ tools.Context, v in) (out, error) { return out{Sum: v.A + v.B}, nil }})
-		return mastra.New(mastra.Config{Tools: map[string]*tools.Tool{"add": add}}), nil
+		return mastra.New(mastra.Config{Tools: tools.Set{"add": add}}), nil
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	ready := make(chan string, 1)

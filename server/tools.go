@@ -15,25 +15,10 @@ import (
 
 var errToolNotFound = errorf(http.StatusNotFound, "Tool not found")
 
-// registryTools lists the registry's tools by key, in Mastra's key order,
-// keeping the first key of each tool id (Mastra dedupes by id).
-func (s *Server) registryTools() ([]string, map[string]*tools.Tool) {
-	set := s.m.ListTools()
-	keys := make([]string, 0, len(set))
-	seen := make(map[string]bool, len(set))
-	for _, k := range s.m.ToolKeys() {
-		t := set[k]
-		if t == nil || seen[t.ID()] {
-			continue
-		}
-		seen[t.ID()] = true
-		keys = append(keys, k)
-	}
-	return keys, set
-}
-
 // findTool looks a tool up as Mastra's tool routes do: the registry by id
-// (then by key), then every agent's own tools by id.
+// (then by key, then the agents' static tools by id: GetToolByID), then
+// every agent's own tools for this request context (ToolsFunc's too) by
+// id.
 func (s *Server) findTool(ctx context.Context, id string, rc *tools.RequestContext) *tools.Tool {
 	if t, err := s.m.GetToolByID(id); err == nil {
 		return t
@@ -70,9 +55,10 @@ func agentToolByID(ctx context.Context, a *agent.Agent, id string, rc *tools.Req
 	return nil
 }
 
-// GET /tools: {key: SerializedTool}.
+// GET /tools: {key: SerializedTool}: the registry's tools, then the
+// agents' static tools keyed by id, one per tool id (Mastra.AllTools).
 func (s *Server) listTools(w http.ResponseWriter, r *http.Request) {
-	keys, set := s.registryTools()
+	keys, set := s.m.AllTools()
 	b, err := serializeTools(keys, set)
 	if err != nil {
 		s.writeError(w, r, err)

@@ -42,7 +42,9 @@ type Context interface {
 	Agent() *AgentInfo
 	// Workflow describes the calling workflow run, nil outside one.
 	Workflow() *WorkflowInfo
-	// Mastra is the registry the tool runs in, nil on bare direct calls.
+	// Mastra is the registry the tool runs in: the Invocation's, or else
+	// the registry of the tool call this one runs inside (see
+	// [RegistryFrom]); nil on bare direct calls.
 	Mastra() Registry
 	// Logger never returns nil.
 	Logger() *slog.Logger
@@ -71,6 +73,24 @@ type WorkflowInfo struct {
 type Registry interface {
 	GetTool(name string) (*Tool, error)
 	GetToolByID(id string) (*Tool, error)
+}
+
+// registryKey is the context key under which a tool call's Context
+// answers its registry (see [RegistryFrom]).
+type registryKey struct{}
+
+// RegistryFrom returns the registry of the tool call ctx belongs to: the
+// Mastra() of the innermost tools.Context that ctx is, or derives from
+// (through context.WithCancel and the like), which has one. It is nil
+// outside tool calls and in calls without a registry. An agent or
+// workflow run started inside a tool's Execute uses it to hand its own
+// tools the registry the outer tool was reached through.
+func RegistryFrom(ctx context.Context) Registry {
+	if ctx == nil {
+		return nil
+	}
+	reg, _ := ctx.Value(registryKey{}).(Registry)
+	return reg
 }
 
 // callContext is the Context implementation.
@@ -112,8 +132,24 @@ func (c *callContext) ResumeData() json.RawMessage     { return c.inv.ResumeData
 func (c *callContext) SuspendPayload() json.RawMessage { return c.inv.SuspendPayload }
 func (c *callContext) Agent() *AgentInfo               { return c.inv.Agent }
 func (c *callContext) Workflow() *WorkflowInfo         { return c.inv.Workflow }
-func (c *callContext) Mastra() Registry                { return c.inv.Mastra }
 func (c *callContext) Logger() *slog.Logger            { return c.log }
+
+func (c *callContext) Mastra() Registry {
+	if c.inv.Mastra != nil {
+		return c.inv.Mastra
+	}
+	return RegistryFrom(c.Context)
+}
+
+// Value answers registryKey with the call's registry, so that contexts
+// derived from this one find it (RegistryFrom); other keys go to the
+// parent context.
+func (c *callContext) Value(key any) any {
+	if _, ok := key.(registryKey); ok && c.inv.Mastra != nil {
+		return c.inv.Mastra
+	}
+	return c.Context.Value(key)
+}
 
 func (c *callContext) Suspend(payload any, opts ...SuspendOption) error {
 	var o SuspendOptions

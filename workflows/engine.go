@@ -225,7 +225,7 @@ func (r *Run) runStep(ctx context.Context, s *Step, key string, in json.RawMessa
 
 // callStep executes the step's tool and records the outcome.
 func (r *Run) callStep(ctx context.Context, s *Step, key, callID string, in, resumeData json.RawMessage, prior *StepResult) (json.RawMessage, outcome, error) {
-	inv := r.invocation(s, key, resumeData, prior)
+	inv := r.withRegistry(ctx, r.invocation(s, key, resumeData, prior))
 	result, err := s.tool.Execute(withFrame(ctx, &frame{run: r, stepID: key, step: s}), in, inv)
 	r.mu.Lock()
 	rec := r.state.Steps[key]

@@ -54,6 +54,7 @@ type Workflow struct {
 	committed bool
 	buildErr  error
 	local     storage.Runs
+	registry  registryRef // what steps reach as ctx.Mastra()
 	graphCache
 }
 

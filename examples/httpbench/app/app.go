@@ -121,7 +121,7 @@ func New(cfg Config) (*mastra.Mastra, error) {
 		return nil, err
 	}
 	return mastra.New(mastra.Config{
-		Tools:  map[string]*tools.Tool{"add": add},
+		Tools:  tools.Set{"add": add},
 		Agents: map[string]*agent.Agent{"calcAgent": calc},
 		Logger: cfg.Logger,
 	}), nil

@@ -60,7 +60,7 @@ func NewMastra(cfg AppConfig) (*mastra.Mastra, error) {
 		return nil, err
 	}
 	return mastra.New(mastra.Config{
-		Tools: map[string]*tools.Tool{
+		Tools: tools.Set{
 			"weatherTool": weatherTool, "hazardsTool": hazardsTool,
 			"askUserTool": builtin.AskUserTool, "submitPlanTool": builtin.SubmitPlanTool,
 			"webFetchTool": builtin.WebFetchTool,
