@@ -121,6 +121,8 @@ type Agent struct {
 	// local keeps runs when no Storage is configured.
 	local    storage.Runs
 	registry registryRef // what the agent's tools reach as ctx.Mastra()
+	// subThreads serialises delegations to this agent on one sub-thread.
+	subThreads threadLocks
 }
 
 // New returns an agent. It reports an error for a missing id or model and

@@ -74,7 +74,8 @@ type SubAgentToolCall struct {
 // runs on it with the parent's conversation as context (tool calls and
 // results left out), a copy of the request context without the memory keys,
 // a thread and resource of its own derived from the parent's (one thread per
-// parent thread, which every call from it continues), and at most
+// parent thread, which every call from it continues; calls that run side by
+// side in this process take turns on it), and at most
 // its own maxSteps (a model-given maxSteps can lower it, never raise it;
 // the model's threadId and resourceId are ignored). Its chunks stream
 // through the parent as tool-output chunks (data-* chunks pass as they
@@ -105,6 +106,13 @@ func AgentTool(key string, sub *Agent) *tools.Tool {
 // resumes the sub-agent's suspended run instead.
 func runSubAgent(ctx tools.Context, key string, sub *Agent, in SubAgentInput) (SubAgentOutput, error) {
 	threadID, resourceID := subAgentMemory(ctx, key)
+	// Parallel calls from one parent thread continue one sub-thread: they
+	// take turns, each seeing the conversation the previous one left.
+	unlock, err := sub.subThreads.lock(ctx, threadID)
+	if err != nil {
+		return SubAgentOutput{}, err
+	}
+	defer unlock()
 	opts := []Option{
 		WithRequestContext(subAgentRequestContext(ctx.RequestContext())),
 		WithContextMessages(forwardedHistory(ctx.Messages())...),
