@@ -116,7 +116,9 @@ func TestParallelDelegationsTakeTurnsOnTheSubThread(t *testing.T) {
 			{ID: "w2", Name: "agent-writer", Args: `{"prompt":"two"}`},
 		}},
 		mock.Step{Text: "ok"},
-	), nil, func(c *Config) { c.Storage, c.Memory, c.Agents = st, &MemoryOptions{}, map[string]*Agent{"writer": writer} })
+	), nil, func(c *Config) {
+		c.Storage, c.Memory, c.Agents = st, &MemoryOptions{}, map[string]*Agent{"writer": writer}
+	})
 	if _, err := parent.Generate(ctx, "go", WithMemory("thread-p", "user-1")); err != nil {
 		t.Fatal(err)
 	}
