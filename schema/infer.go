@@ -12,8 +12,9 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 )
 
-// refine completes the schema jsonschema-go inferred from t, walking t
-// alongside it (pointers, slices, arrays, map values, struct fields):
+// refiner completes the schema jsonschema-go inferred from a Go type,
+// walking the type alongside it (pointers, slices, arrays, map values,
+// struct fields):
 //
 //   - Every integer gets the range its Go type (and JavaScript) can hold,
 //     so that an out-of-range number is a validation issue the model can
@@ -22,37 +23,53 @@ import (
 //     JavaScript's safe integers, ±(2^53−1), which is what Zod's z.int()
 //     allows and what Mastra serves for it.
 //   - A slice that is not behind a pointer is "type": "array", not
-//     ["null", "array"]: a nil slice encodes as null, but Zod's z.array()
-//     refuses null and models should not be told it is allowed. A *[]T
-//     stays nullable.
+//     ["null", "array"]: Zod's z.array() refuses null and models should
+//     not be told it is allowed. A *[]T stays nullable. Such slices are
+//     recorded in nilSlices: Go encodes a nil slice as null, so the
+//     validator reads null there as the empty array.
 //   - Struct fields' schema tags ([TagKey]) are applied.
-//
-// The error is a *[TagError] for a tag that cannot be applied.
-func refine(t reflect.Type, s *jsonschema.Schema, seen map[reflect.Type]bool) error {
+type refiner struct {
+	seen      map[reflect.Type]bool
+	nilSlices map[*jsonschema.Schema]bool
+}
+
+func newRefiner() *refiner {
+	return &refiner{seen: map[reflect.Type]bool{}, nilSlices: map[*jsonschema.Schema]bool{}}
+}
+
+// refine refines s, the schema of t. The error is a *[TagError] for a tag
+// that cannot be applied.
+func (r *refiner) refine(t reflect.Type, s *jsonschema.Schema) error {
 	if s == nil {
 		return nil
 	}
 	nullable := t.Kind() == reflect.Pointer
 	t = derefType(t)
-	if seen[t] {
+	if r.seen[t] {
 		return nil
 	}
 	switch t.Kind() {
 	case reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int, reflect.Int64,
 		reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint, reflect.Uint64, reflect.Uintptr:
-		if hasType(s, "integer") && s.Minimum == nil && s.Maximum == nil {
+		if hasType(s, "integer") {
 			lo, hi := integerRange(t.Kind())
-			s.Minimum, s.Maximum = &lo, &hi
+			if s.Minimum == nil {
+				s.Minimum = &lo
+			}
+			if s.Maximum == nil {
+				s.Maximum = &hi
+			}
 		}
 	case reflect.Slice, reflect.Array:
 		if !nullable && s.Type == "" && slices.Equal(s.Types, []string{"null", "array"}) {
 			s.Type, s.Types = "array", nil
+			r.nilSlices[s] = true
 		}
-		return refine(t.Elem(), s.Items, seen)
+		return r.refine(t.Elem(), s.Items)
 	case reflect.Map:
-		return refine(t.Elem(), s.AdditionalProperties, seen)
+		return r.refine(t.Elem(), s.AdditionalProperties)
 	case reflect.Struct:
-		return refineStruct(t, s, seen)
+		return r.refineStruct(t, s)
 	}
 	return nil
 }
@@ -60,34 +77,21 @@ func refine(t reflect.Type, s *jsonschema.Schema, seen map[reflect.Type]bool) er
 // refineStruct refines the property schemas of struct type t's fields and
 // applies their schema tags. A type with a schema of its own (time.Time:
 // a string) has no properties and is left alone.
-func refineStruct(t reflect.Type, s *jsonschema.Schema, seen map[reflect.Type]bool) error {
+func (r *refiner) refineStruct(t reflect.Type, s *jsonschema.Schema) error {
 	if s.Properties == nil {
 		return nil
 	}
 	if t.Name() != "" {
-		seen[t] = true
-		defer delete(seen, t)
+		r.seen[t] = true
+		defer delete(r.seen, t)
 	}
-	// As jsonschema-go does, the last field of a JSON name gives its schema.
-	var order []string
-	fields := map[string]reflect.StructField{}
-	for _, f := range reflect.VisibleFields(t) {
-		name, inJSON := jsonName(f)
-		if !inJSON {
-			if tag, ok := f.Tag.Lookup(TagKey); ok {
-				return &TagError{Type: t, Field: f.Name, Key: TagKey, Tag: tag,
-					Err: errors.New("the field is not a property of the schema (unexported, embedded or json:\"-\")")}
-			}
-			continue
-		}
-		if _, dup := fields[name]; !dup {
-			order = append(order, name)
-		}
-		fields[name] = f
+	order, fields, err := schemaFields(t)
+	if err != nil {
+		return err
 	}
 	for _, name := range order {
 		f, fs := fields[name], s.Properties[name]
-		if err := refine(f.Type, fs, seen); err != nil {
+		if err := r.refine(f.Type, fs); err != nil {
 			return err
 		}
 		tag, ok := f.Tag.Lookup(TagKey)
@@ -103,6 +107,29 @@ func refineStruct(t reflect.Type, s *jsonschema.Schema, seen map[reflect.Type]bo
 		}
 	}
 	return nil
+}
+
+// schemaFields lists struct type t's properties in order, each with the
+// field giving its schema (as jsonschema-go does, the last field of a JSON
+// name). A schema tag on a field that is no property is a *[TagError].
+func schemaFields(t reflect.Type) ([]string, map[string]reflect.StructField, error) {
+	var order []string
+	fields := map[string]reflect.StructField{}
+	for _, f := range reflect.VisibleFields(t) {
+		name, inJSON := jsonName(f)
+		if !inJSON {
+			if tag, ok := f.Tag.Lookup(TagKey); ok {
+				return nil, nil, &TagError{Type: t, Field: f.Name, Key: TagKey, Tag: tag,
+					Err: errors.New("the field is not a property of the schema (unexported, embedded or json:\"-\")")}
+			}
+			continue
+		}
+		if _, dup := fields[name]; !dup {
+			order = append(order, name)
+		}
+		fields[name] = f
+	}
+	return order, fields, nil
 }
 
 // jsonName is the property name jsonschema-go gives f, and whether f is a

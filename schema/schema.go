@@ -62,12 +62,19 @@ type Option func(*compileOptions)
 type compileOptions struct {
 	stripUnknown bool
 	zodObjects   bool
+	nilSlices    map[*jsonschema.Schema]bool
 }
 
 // StripUnknown makes objects whose schema says additionalProperties: false
 // drop unknown keys instead of reporting them (Zod's z.object behaviour; the
 // default for schemas inferred from Go types).
 func StripUnknown() Option { return func(o *compileOptions) { o.stripUnknown = true } }
+
+// nilSlicesAt marks the schemas of Go slices (see [refiner]): null there
+// is a nil slice, validated as the empty array.
+func nilSlicesAt(set map[*jsonschema.Schema]bool) Option {
+	return func(o *compileOptions) { o.nilSlices = set }
+}
 
 // ZodObjects reads objects as Zod's toJSONSchema writes them: an object
 // schema without additionalProperties is a z.object, whose unknown keys are
@@ -183,10 +190,11 @@ func ForType(t reflect.Type) (*Compiled, error) {
 		}
 		return nil, fmt.Errorf("schema: inferring JSON Schema of %s: %w", t, err)
 	}
-	if err := refine(t, s, map[reflect.Type]bool{}); err != nil {
+	r := newRefiner()
+	if err := r.refine(t, s); err != nil {
 		return nil, err
 	}
-	return Compile(s, StripUnknown())
+	return Compile(s, StripUnknown(), nilSlicesAt(r.nilSlices))
 }
 
 // JSONSchema implements [Schema].
