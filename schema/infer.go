@@ -94,7 +94,10 @@ func (r *refiner) refineStruct(t reflect.Type, s *jsonschema.Schema) error {
 		if err := r.refine(f.Type, fs); err != nil {
 			return err
 		}
-		tag, ok := f.Tag.Lookup(TagKey)
+		tag, ok, err := schemaTag(t, f)
+		if err != nil {
+			return err
+		}
 		if !ok || fs == nil {
 			continue
 		}
@@ -118,9 +121,12 @@ func schemaFields(t reflect.Type) ([]string, map[string]reflect.StructField, err
 	for _, f := range reflect.VisibleFields(t) {
 		name, inJSON := jsonName(f)
 		if !inJSON {
-			if tag, ok := f.Tag.Lookup(TagKey); ok {
-				return nil, nil, &TagError{Type: t, Field: f.Name, Key: TagKey, Tag: tag,
-					Err: errors.New("the field is not a property of the schema (unexported, embedded or json:\"-\")")}
+			if tag, ok, err := schemaTag(t, f); err != nil || ok {
+				if err == nil {
+					err = &TagError{Type: t, Field: f.Name, Key: TagKey, Tag: tag,
+						Err: errors.New("the field is not a property of the schema (unexported, embedded or json:\"-\")")}
+				}
+				return nil, nil, err
 			}
 			continue
 		}
@@ -130,6 +136,33 @@ func schemaFields(t reflect.Type) ([]string, map[string]reflect.StructField, err
 		fields[name] = f
 	}
 	return order, fields, nil
+}
+
+// schemaTag is field f's schema tag. A tag reflect cannot read (a quoted
+// value Go cannot unquote, such as "^\d" with one backslash) is a
+// *[TagError] rather than no tag: the constraint would vanish silently.
+func schemaTag(t reflect.Type, f reflect.StructField) (string, bool, error) {
+	tag, ok := f.Tag.Lookup(TagKey)
+	if ok || !hasTagKey(string(f.Tag), TagKey) {
+		return tag, ok, nil
+	}
+	return "", false, &TagError{Type: t, Field: f.Name, Key: TagKey, Tag: string(f.Tag),
+		Err: errors.New(`the struct tag is not valid Go struct tag syntax (go vet reports it); in a quoted tag value a backslash is written \\, as in schema:"pattern=^\\d+$"`)}
+}
+
+// hasTagKey reports whether the raw struct tag has key:" at a key's
+// position (its start or after a space).
+func hasTagKey(raw, key string) bool {
+	for i := 0; ; {
+		j := strings.Index(raw[i:], key+`:"`)
+		if j < 0 {
+			return false
+		}
+		if i+j == 0 || raw[i+j-1] == ' ' {
+			return true
+		}
+		i += j + 1
+	}
 }
 
 // jsonName is the property name jsonschema-go gives f, and whether f is a
@@ -166,6 +199,9 @@ func descriptionConstraint(t reflect.Type, seen map[reflect.Type]bool) *TagError
 		return descriptionConstraint(t.Elem(), seen)
 	case reflect.Struct:
 		for _, f := range reflect.VisibleFields(t) {
+			if _, inJSON := jsonName(f); !inJSON {
+				continue
+			}
 			if tag, ok := f.Tag.Lookup("jsonschema"); ok && constraintLike.MatchString(tag) {
 				return &TagError{Type: t, Field: f.Name, Key: "jsonschema", Tag: tag,
 					Err: fmt.Errorf("the jsonschema tag is the description; constraints go in the %s tag, as in %s:%q", TagKey, TagKey, tag)}

@@ -330,3 +330,32 @@ func TestTagErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestTagWithBadGoQuotingIsAnError: reflect ignores a struct tag value Go
+// cannot unquote (pattern=^\d+$ written with one backslash in a quoted
+// tag); the constraint must not vanish silently.
+func TestTagWithBadGoQuotingIsAnError(t *testing.T) {
+	typ := reflect.StructOf([]reflect.StructField{{
+		Name: "Code", Type: reflect.TypeFor[string](),
+		Tag: `json:"code" schema:"pattern=^\d+$"`,
+	}})
+	_, err := schema.ForType(typ)
+	var te *schema.TagError
+	if !errors.As(err, &te) || te.Field != "Code" || !strings.Contains(err.Error(), `not valid Go struct tag syntax`) {
+		t.Fatalf("error %v, want a *TagError on Code about the quoting", err)
+	}
+}
+
+// TestJSONSchemaTagCheckedOnPropertiesOnly: a jsonschema tag on a field
+// that is no property does not hide the real inference error.
+func TestJSONSchemaTagCheckedOnPropertiesOnly(t *testing.T) {
+	type in struct {
+		Hidden string   `json:"-" jsonschema:"a=b"`
+		C      chan int `json:"c"`
+	}
+	_, err := schema.For[in]()
+	var te *schema.TagError
+	if err == nil || errors.As(err, &te) {
+		t.Fatalf("error %v, want the channel's inference error", err)
+	}
+}
