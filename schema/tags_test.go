@@ -359,3 +359,34 @@ func TestJSONSchemaTagCheckedOnPropertiesOnly(t *testing.T) {
 		t.Fatalf("error %v, want the channel's inference error", err)
 	}
 }
+
+// TestMustPanicsOnError: MustFor and MustFromJSON panic with the error
+// For and FromJSON return.
+func TestMustPanicsOnError(t *testing.T) {
+	type bad struct {
+		N int `json:"n" schema:"minimum=x"`
+	}
+	mustPanic := func(name string, f func()) {
+		t.Helper()
+		defer func() {
+			if recover() == nil {
+				t.Errorf("%s did not panic", name)
+			}
+		}()
+		f()
+	}
+	var te *schema.TagError
+	func() {
+		defer func() {
+			if err, ok := recover().(error); !ok || !errors.As(err, &te) {
+				t.Errorf("MustFor panicked with %v, want the *TagError", err)
+			}
+		}()
+		schema.MustFor[bad]()
+	}()
+	mustPanic("MustFromJSON", func() { schema.MustFromJSON([]byte(`{"$ref":"https://example.com/s.json"}`)) })
+	mustPanic("MustFromJSON", func() { schema.MustFromJSON([]byte(`{`)) })
+	if c := schema.MustFromJSON([]byte(`{"type":"string"}`)); c.Type() != "string" {
+		t.Errorf("MustFromJSON: type %q", c.Type())
+	}
+}
