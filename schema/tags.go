@@ -17,10 +17,13 @@ import (
 //   - The tag is a comma-separated list of keyword=value items. Each
 //     keyword is given at most once; spaces around a keyword are ignored,
 //     a value is taken verbatim.
+//   - Go unquotes the tag value first: in source, each backslash below
+//     is written twice (`schema:"pattern=^\\d+$"`). A tag Go cannot
+//     unquote is a *[TagError], not ignored.
 //   - A backslash before a comma, a pipe or a backslash makes that
 //     character literal (\, \| \\); any other backslash is kept as it is,
-//     so patterns such as ^\d+$ need no escaping, but a pattern's \\ is
-//     written \\\\ and a{1,3} is written a{1\,3}.
+//     so patterns such as ^\d+$ need no escaping, but a pattern's \\ or
+//     \| is written \\\\ or \\\| and a{1,3} is written a{1\,3}.
 //   - enum's values are separated by pipes (enum=a|b|c).
 //   - Values for enum, const and default are typed by the field: on a
 //     field whose JSON type is string (string, *string, a named string

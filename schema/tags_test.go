@@ -161,6 +161,8 @@ func TestTagConstraintsValidateInZodsWords(t *testing.T) {
 		Tags     []string `json:"tags,omitempty" schema:"maxItems=1,items.enum=a|b"`
 		Shade    *string  `json:"shade,omitempty" schema:"enum=light|dark"`
 		Mode     *string  `json:"mode,omitempty" schema:"const=fast"`
+		Level    int      `json:"level,omitempty" schema:"enum=1|2"`
+		Digits   string   `json:"digits,omitempty" schema:"pattern=^\\d+$"`
 	}
 	c := schema.MustFor[in]()
 	tests := []struct{ input, want string }{
@@ -179,6 +181,8 @@ func TestTagConstraintsValidateInZodsWords(t *testing.T) {
 		{`{"quantity":1,"shade":"grey"}`, `invalid_value shade: Invalid option: expected one of "light"|"dark"`},
 		{`{"quantity":1,"mode":"slow"}`, `invalid_value mode: Invalid input: expected "fast"`},
 		{`{"quantity":1,"shade":null,"mode":null}`, ""},
+		{`{"quantity":1,"level":3}`, "invalid_value level: Invalid option: expected one of 1|2"},
+		{`{"quantity":1,"digits":"12a"}`, `invalid_format digits: Invalid string: must match pattern /^\d+$/`},
 	}
 	for _, tt := range tests {
 		var v any
