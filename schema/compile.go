@@ -46,6 +46,7 @@ type node struct {
 	minimum, maximum, exclMin, exclMax, multipleOf *float64
 
 	// arrays
+	nilSlice           bool // a Go slice: null is its nil value, read as []
 	items              *node
 	itemsFalse         bool
 	prefix             []*node
@@ -102,6 +103,7 @@ func (c *compiler) compile(s *jsonschema.Schema) (*node, error) {
 		n.never = true
 		return n, nil
 	}
+	n.nilSlice = c.opts.nilSlices[s]
 	if s.Type != "" {
 		if err := n.addType(s.Type); err != nil {
 			return nil, err

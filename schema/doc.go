@@ -6,8 +6,12 @@
 //
 //   - [For] infers one from a Go type (the `json` and `jsonschema` struct
 //     tags: a field is required unless tagged omitempty or omitzero, the
-//     jsonschema tag is its description). Unknown object keys are stripped,
-//     as Zod's z.object does.
+//     jsonschema tag is its description). Constraints are a `schema` tag
+//     ([TagKey]): `schema:"minimum=1"`, `schema:"enum=a|b,default=a"`,
+//     checked when the schema is built (a *[TagError] names the field).
+//     Unknown object keys are stripped, as Zod's z.object does. [MustFor]
+//     and [MustFromJSON] panic instead of returning an error, for
+//     package-level schemas.
 //   - [Compile] and [FromJSON] take a JSON Schema (draft 2020-12 or draft-07;
 //     local $ref only). additionalProperties: false rejects unknown keys.
 //   - Any value implementing [Schema]: the adapter point for other schema

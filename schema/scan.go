@@ -78,7 +78,7 @@ func (n *node) scan(s *scanner, depth int) bool {
 	case c == 'f':
 		return types&tBoolean != 0 && s.literal("false")
 	case c == 'n':
-		return types&tNull != 0 && s.literal("null")
+		return (types&tNull != 0 || n.nilSlice && n.minItems <= 0) && s.literal("null")
 	case c == '-' || (c >= '0' && c <= '9'):
 		return types&(tNumber|tInteger) != 0 && n.scanNumber(s)
 	}

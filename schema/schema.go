@@ -62,12 +62,19 @@ type Option func(*compileOptions)
 type compileOptions struct {
 	stripUnknown bool
 	zodObjects   bool
+	nilSlices    map[*jsonschema.Schema]bool
 }
 
 // StripUnknown makes objects whose schema says additionalProperties: false
 // drop unknown keys instead of reporting them (Zod's z.object behaviour; the
 // default for schemas inferred from Go types).
 func StripUnknown() Option { return func(o *compileOptions) { o.stripUnknown = true } }
+
+// nilSlicesAt marks the schemas of Go slices (see [refiner]): null there
+// is a nil slice, validated as the empty array.
+func nilSlicesAt(set map[*jsonschema.Schema]bool) Option {
+	return func(o *compileOptions) { o.nilSlices = set }
+}
 
 // ZodObjects reads objects as Zod's toJSONSchema writes them: an object
 // schema without additionalProperties is a z.object, whose unknown keys are
@@ -129,6 +136,17 @@ func FromJSON(data []byte, opts ...Option) (*Compiled, error) {
 	return Compile(&s, opts...)
 }
 
+// MustFromJSON is [FromJSON] for schemas known to be right, such as a
+// program's own JSON Schema text in a package-level variable: it panics on
+// an error.
+func MustFromJSON(data []byte, opts ...Option) *Compiled {
+	c, err := FromJSON(data, opts...)
+	if err != nil {
+		panic(err)
+	}
+	return c
+}
+
 // FromMap compiles a JSON Schema given as a decoded JSON object.
 func FromMap(m map[string]any, opts ...Option) (*Compiled, error) {
 	data, err := json.Marshal(m)
@@ -138,8 +156,11 @@ func FromMap(m map[string]any, opts ...Option) (*Compiled, error) {
 	return FromJSON(data, opts...)
 }
 
-// For infers the schema of T from its json and jsonschema struct tags (see
-// the package documentation) and compiles it with [StripUnknown]. Integer
+// For infers the schema of T from its json and jsonschema struct tags and
+// its schema tags ([TagKey]; see the package documentation) and compiles
+// it with [StripUnknown]. A tag that cannot be applied is a *[TagError]
+// naming the field. A slice field not behind a pointer is an array, never
+// null. Integer
 // fields get the range their Go type holds; int, int64, uint and uint64
 // get JavaScript's safe integers, ±(2^53−1), as Zod's z.int() and Mastra's
 // served schemas do.
@@ -164,10 +185,16 @@ func ForType(t reflect.Type) (*Compiled, error) {
 		reflect.TypeFor[json.RawMessage](): {},
 	}})
 	if err != nil {
+		if te := descriptionConstraint(t, map[reflect.Type]bool{}); te != nil {
+			return nil, te
+		}
 		return nil, fmt.Errorf("schema: inferring JSON Schema of %s: %w", t, err)
 	}
-	boundIntegers(t, s, map[reflect.Type]bool{})
-	return Compile(s, StripUnknown())
+	r := newRefiner()
+	if err := r.refine(t, s); err != nil {
+		return nil, err
+	}
+	return Compile(s, StripUnknown(), nilSlicesAt(r.nilSlices))
 }
 
 // JSONSchema implements [Schema].

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math"
 	"reflect"
+	"slices"
 	"strconv"
 	"unicode/utf8"
 
@@ -40,7 +41,7 @@ func (n *node) validate(v any, present bool, path []string, issues *[]Issue) (an
 	// z.enum and z.literal do.
 	if n.enum != nil {
 		if !present || !containsValue(n.enum, v) {
-			add(issues, path, "invalid_value", enumMessage(n.enum), true)
+			add(issues, path, "invalid_value", enumMessage(n.enumOptions()), true)
 			return v, false
 		}
 	}
@@ -74,6 +75,11 @@ func (n *node) validate(v any, present bool, path []string, issues *[]Issue) (an
 			sub.validate(v, false, path, issues)
 		}
 		return v, changed // an untyped value may be absent
+	}
+	if v == nil && n.nilSlice {
+		// Go encodes a nil slice as null: the empty array.
+		n.validateArray(nil, path, issues)
+		return v, changed
 	}
 	var out any = v
 	if n.types != 0 {
@@ -118,6 +124,15 @@ func (n *node) validate(v any, present bool, path []string, issues *[]Issue) (an
 		}
 	}
 	return out, changed
+}
+
+// enumOptions is the enum as Zod words it: on a nullable type, null is
+// the .nullable() around a z.enum or z.literal, not one of its options.
+func (n *node) enumOptions() []any {
+	if n.types&tNull == 0 || len(n.enum) < 2 || !containsValue(n.enum, nil) {
+		return n.enum
+	}
+	return slices.DeleteFunc(slices.Clone(n.enum), func(v any) bool { return v == nil })
 }
 
 func (n *node) typeAllows(jt uint8, v any) bool {

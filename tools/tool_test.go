@@ -44,7 +44,7 @@ func TestTypedToolSchemasAreInferred(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `{"type":"object","properties":{"item":{"type":"string","description":"what to order"},"quantity":{"type":"integer","minimum":-9007199254740991,"maximum":9007199254740991},"note":{"type":["null","string"]},"tags":{"type":["null","array"],"items":{"type":"string"}}},"required":["item","quantity"],"additionalProperties":false}`
+	want := `{"type":"object","properties":{"item":{"type":"string","description":"what to order"},"quantity":{"type":"integer","minimum":-9007199254740991,"maximum":9007199254740991},"note":{"type":["null","string"]},"tags":{"type":"array","items":{"type":"string"}}},"required":["item","quantity"],"additionalProperties":false}`
 	if string(got) != want {
 		t.Errorf("input schema\n got %s\nwant %s", got, want)
 	}

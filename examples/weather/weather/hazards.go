@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/gomastra/mastra/schema"
 	"github.com/gomastra/mastra/tools"
 )
 
@@ -70,49 +69,17 @@ type HazardsOutput struct {
 	Hazards []Hazard `json:"hazards"`
 }
 
-// Hazard is one potential weather hazard.
-type Hazard struct {
-	// Type is one of the Hazard* constants.
-	Type string `json:"type"`
-	// Severity is SeverityModerate or SeveritySevere.
-	Severity string `json:"severity"`
-	// Description says what was observed, with its value.
-	Description string `json:"description"`
-}
-
-// hazardsOutputSchema is [HazardsOutput]'s schema, written out rather
-// than inferred so that it can say what inference cannot: the hazard types
-// and severities are enums, and the list is never null. The tool's output
+// Hazard is one potential weather hazard. Its schema tags make the
+// output schema list the types and severities as enums; the tool's output
 // is validated against it (a mismatch would be a bug, reported as a
 // validation error result).
-var hazardsOutputSchema = mustSchema(`{
-  "type": "object",
-  "properties": {
-    "location": {"type": "string"},
-    "hazards": {
-      "type": "array",
-      "items": {
-        "type": "object",
-        "properties": {
-          "type": {"enum": ["thunderstorm", "wind", "precipitation", "uv", "heat", "cold", "visibility"]},
-          "severity": {"enum": ["moderate", "severe"]},
-          "description": {"type": "string"}
-        },
-        "required": ["type", "severity", "description"],
-        "additionalProperties": false
-      }
-    }
-  },
-  "required": ["location", "hazards"],
-  "additionalProperties": false
-}`)
-
-func mustSchema(s string) *schema.Compiled {
-	c, err := schema.FromJSON([]byte(s))
-	if err != nil {
-		panic(err)
-	}
-	return c
+type Hazard struct {
+	// Type is one of the Hazard* constants.
+	Type string `json:"type" schema:"enum=thunderstorm|wind|precipitation|uv|heat|cold|visibility"`
+	// Severity is SeverityModerate or SeveritySevere.
+	Severity string `json:"severity" schema:"enum=moderate|severe"`
+	// Description says what was observed, with its value.
+	Description string `json:"description"`
 }
 
 // HazardsTool is the guide's hazardsTool, querying [DefaultBaseURL] with a
@@ -146,9 +113,8 @@ var HazardsTool = NewHazardsTool(DefaultBaseURL, nil)
 func NewHazardsTool(baseURL string, client *http.Client) *tools.Tool {
 	svc := newService(baseURL, client)
 	return tools.New(tools.Config[Input, HazardsOutput]{
-		ID:           HazardsID,
-		OutputSchema: hazardsOutputSchema,
-		Description:  "Lists potential weather hazards (storms, strong wind, heavy precipitation, heat, cold, UV, poor visibility) for a location",
+		ID:          HazardsID,
+		Description: "Lists potential weather hazards (storms, strong wind, heavy precipitation, heat, cold, UV, poor visibility) for a location",
 		Execute: func(ctx tools.Context, in Input) (HazardsOutput, error) {
 			obs, err := svc.current(ctx, in.Location)
 			if err != nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/gomastra/mastra/examples/weather/weather"
+	"github.com/gomastra/mastra/schema"
 	"github.com/gomastra/mastra/tools"
 )
 
@@ -260,6 +261,18 @@ func TestHazardsTool(t *testing.T) {
 		if !strings.Contains(string(out), s) {
 			t.Errorf("output schema %s lacks %s", out, s)
 		}
+	}
+	// The schema is HazardsOutput's own, from its struct tags: nothing
+	// written out to keep in step with the struct.
+	inferred, _ := json.Marshal(schema.MustFor[weather.HazardsOutput]().JSONSchema())
+	if string(out) != string(inferred) {
+		t.Errorf("output schema %s, want HazardsOutput's inferred %s", out, inferred)
+	}
+	if want := `{"type":"object","properties":{"location":{"type":"string"},"hazards":{"type":"array","items":{"type":"object","properties":{` +
+		`"type":{"type":"string","enum":["thunderstorm","wind","precipitation","uv","heat","cold","visibility"]},` +
+		`"severity":{"type":"string","enum":["moderate","severe"]},"description":{"type":"string"}},` +
+		`"required":["type","severity","description"],"additionalProperties":false}}},"required":["location","hazards"],"additionalProperties":false}`; string(out) != want {
+		t.Errorf("output schema\n got %s\nwant %s", out, want)
 	}
 	// The default tool queries wttr.in (refused here by TestMain's guard).
 	_, err := execute(t, context.Background(), tool, `{"location":"Oslo"}`)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/gomastra/mastra/schema"
 	"github.com/gomastra/mastra/tools"
 	"github.com/gomastra/mastra/workflows"
 )
@@ -38,7 +39,7 @@ func NewActivityWorkflow(weatherTool *tools.Tool) (*workflows.Workflow, error) {
 	wf := workflows.New(workflows.Config{
 		ID:          "activity-planning",
 		Description: "Fetches the weather for a location and suggests activities for it",
-		InputSchema: weatherTool.InputSchema(), OutputSchema: workflows.MustSchemaFor[Plan](),
+		InputSchema: weatherTool.InputSchema(), OutputSchema: schema.MustFor[Plan](),
 	}).Then(fetch).Then(plan)
 	if err := wf.Commit(); err != nil {
 		return nil, fmt.Errorf("weather: %w", err)
