@@ -19,7 +19,7 @@ import (
 // subAgentInputSchema is the model-facing input of agent-<key> tools,
 // Mastra's: a required prompt and optional threadId, resourceId,
 // instructions and maxSteps (at least 3).
-var subAgentInputSchema = mustFromJSON(`{
+var subAgentInputSchema = schema.MustFromJSON([]byte(`{
   "type": "object",
   "properties": {
     "prompt": {"type": "string"},
@@ -29,7 +29,7 @@ var subAgentInputSchema = mustFromJSON(`{
     "maxSteps": {"type": ["integer", "null"], "minimum": 3}
   },
   "required": ["prompt"]
-}`)
+}`))
 
 // SubAgentInput is what the model passes to an agent-<key> tool.
 type SubAgentInput struct {
@@ -378,12 +378,4 @@ func parentID(ctx tools.Context) string {
 		return a.AgentID
 	}
 	return ""
-}
-
-func mustFromJSON(s string) *schema.Compiled {
-	c, err := schema.FromJSON([]byte(s))
-	if err != nil {
-		panic(err)
-	}
-	return c
 }

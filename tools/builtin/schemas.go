@@ -100,11 +100,7 @@ const (
 // mustSchema compiles one of the constants above; they are fixed, so a
 // failure is a bug caught by any test.
 func mustSchema(src string) *schema.Compiled {
-	s, err := schema.FromJSON([]byte(src), schema.ZodObjects())
-	if err != nil {
-		panic("builtin: bad schema: " + err.Error())
-	}
-	return s
+	return schema.MustFromJSON([]byte(src), schema.ZodObjects())
 }
 
 // atLeastOneField is task_update's input schema: the object schema plus

@@ -40,9 +40,5 @@ var (
 )
 
 func mustSchema(src string) *schema.Compiled {
-	s, err := schema.FromJSON([]byte(src), schema.ZodObjects())
-	if err != nil {
-		panic("toolsearch: bad schema: " + err.Error())
-	}
-	return s
+	return schema.MustFromJSON([]byte(src), schema.ZodObjects())
 }
