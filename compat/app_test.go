@@ -22,11 +22,12 @@ import (
 	"github.com/gomastra/mastra/workflows"
 )
 
-// The two apps below mirror the TypeScript servers the recordings were
+// The apps below mirror the TypeScript servers the recordings were
 // made with: the anchor's server/server.mjs plus the two workflows of
-// cmd/mastra/testdata/captured/server-wf.mjs (the "anchor" app), and
+// cmd/mastra/testdata/captured/server-wf.mjs (the "anchor" app),
 // testdata/twin/twin-server.mjs (both apps; its "flows" app exists only for
-// this gate). Ids, names, descriptions, instructions and schemas must stay
+// this gate), and cmd/mastra/testdata/captured/server-toolerror.mjs (the
+// "broken" app). Ids, names, descriptions, instructions and schemas must stay
 // equal to theirs, or the outputs compared with the recordings differ.
 
 var quiet = slog.New(slog.DiscardHandler)
@@ -242,6 +243,30 @@ func anchorApp(t testing.TB) *mastra.Mastra {
 		}
 	}
 	return m
+}
+
+// brokenAddTool is server-toolerror.mjs's broken-add: the add tool's
+// schemas, and an error on every call.
+func brokenAddTool() *tools.Tool {
+	return tools.New(tools.Config[addInput, addOutput]{
+		ID: "broken-add", Description: "Add two integers (the adder is offline)",
+		Execute: func(_ tools.Context, in addInput) (addOutput, error) {
+			return addOutput{}, fmt.Errorf("adder offline: cannot add %d and %d", in.A, in.B)
+		},
+	})
+}
+
+// brokenApp is the registry of cmd/mastra/testdata/captured/server-toolerror.mjs:
+// broken-agent, whose only tool always fails.
+func brokenApp(t testing.TB) *mastra.Mastra {
+	t.Helper()
+	broken := newAgent(t, openStore(t), agent.Config{
+		ID: "broken-agent", Name: "broken-agent",
+		Description:  "Adds numbers with a tool that always fails (mock model).",
+		Instructions: "You add numbers using the broken-add tool.",
+		Tools:        tools.Set{"broken-add": brokenAddTool()},
+	}, "broken-add")
+	return mastra.New(mastra.Config{Agents: map[string]*agent.Agent{"brokenAgent": broken}, Logger: quiet})
 }
 
 // flowsApp holds the agents for the client's multi-request flows: a tool

@@ -70,8 +70,12 @@ func TestTranscriptsParse(t *testing.T) {
 		t.Errorf("%d recorded and %d captured transcripts", len(recorded), len(captured))
 	}
 	for _, tr := range append(recorded, captured...) {
-		if !usesServer(tr.args) {
+		if !usesServer(tr.args, recordedHost) {
 			t.Errorf("%s does not talk to the recorded server: %q", tr.name, tr.args)
 		}
+	}
+	broken, err := capturedCasesAt(toolErrorHost)
+	if err != nil || len(broken) < 2 {
+		t.Errorf("%d captured transcripts against %s (%v)", len(broken), toolErrorHost, err)
 	}
 }

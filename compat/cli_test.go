@@ -93,7 +93,11 @@ func splitCommand(line string) []string {
 // capturedCases returns the captured transcripts made against the
 // workflow server, in the order they were made, with their exact
 // arguments from cases.json.
-func capturedCases() ([]transcript, error) {
+func capturedCases() ([]transcript, error) { return capturedCasesAt(recordedHost) }
+
+// capturedCasesAt returns the captured transcripts whose --url starts
+// with host, in the order they were made.
+func capturedCasesAt(host string) ([]transcript, error) {
 	raw, err := os.ReadFile(filepath.Join(capturedDir, "cases.json"))
 	if err != nil {
 		return nil, err
@@ -112,7 +116,7 @@ func capturedCases() ([]transcript, error) {
 		if err := json.Unmarshal(c[1], &args); err != nil {
 			return nil, fmt.Errorf("cases.json %s: %w", name, err)
 		}
-		if !usesServer(args) {
+		if !usesServer(args, host) {
 			continue
 		}
 		tr, err := readTranscript(filepath.Join(capturedDir, name+".txt"))
@@ -125,9 +129,9 @@ func capturedCases() ([]transcript, error) {
 	return out, nil
 }
 
-func usesServer(args []string) bool {
+func usesServer(args []string, host string) bool {
 	for _, a := range args {
-		if strings.HasPrefix(a, recordedHost) {
+		if strings.HasPrefix(a, host) {
 			return true
 		}
 	}
@@ -149,14 +153,21 @@ func isStateful(tr transcript) bool {
 // at url and compares what it printed with the transcript.
 func runTranscript(t *testing.T, tc toolchain, url string, tr transcript) {
 	t.Helper()
+	runTranscriptAt(t, tc, url, recordedHost, tr)
+}
+
+// runTranscriptAt is runTranscript for a transcript recorded against
+// host.
+func runTranscriptAt(t *testing.T, tc toolchain, url, host string, tr transcript) {
+	t.Helper()
 	args := make([]string, len(tr.args))
 	for i, a := range tr.args {
-		args[i] = strings.Replace(a, recordedHost, url, 1)
+		args[i] = strings.Replace(a, host, url, 1)
 	}
 	res := tc.run(t, cliTimeout, t.TempDir(), tc.mastra, args...)
 	// Outputs that name the server name the recorded one.
-	stdout := strings.ReplaceAll(res.stdout, url, recordedHost)
-	stderr := strings.ReplaceAll(res.stderr, url, recordedHost)
+	stdout := strings.ReplaceAll(res.stdout, url, host)
+	stderr := strings.ReplaceAll(res.stderr, url, host)
 	compareOutput(t, "stdout", tr.stdout, stdout)
 	compareOutput(t, "stderr", tr.stderr, stderr)
 	if res.code != tr.code {

@@ -4,10 +4,11 @@
 // TypeScript one.
 //
 // The tests start the Go server (package server) in-process on 127.0.0.1
-// over two small apps that mirror the ones the recordings were made with:
+// over small apps that mirror the ones the recordings were made with:
 // the anchor app (the add tool, calc-agent, the double-wf and approve-wf
-// workflows) and the flows app (agents whose tools need approval, suspend,
-// or run in the client). Then they run the real Node packages against it:
+// workflows), the flows app (agents whose tools need approval, suspend,
+// or run in the client) and the broken app (an agent whose tool always
+// fails). Then they run the real Node packages against it:
 //
 //   - client.mjs drives @mastra/client-js through tools, agents (generate,
 //     stream, client tools, approve/decline, resumeStream) and workflows,
@@ -19,6 +20,9 @@
 //   - the mastra CLI's `api` commands must print what they printed against
 //     real Mastra (cmd/mastra/testdata/recorded and captured), byte for
 //     byte, ids and times aside.
+//   - the Go server's answer to the generate request of a run whose tool
+//     failed must be real Mastra's (recorded next to the CLI's output),
+//     allowances aside; this one needs no Node.
 //
 // The Node toolchain is pinned in package.json, package-lock.json and
 // nodebin/ and installed by setup.sh. Without it the tests skip, unless

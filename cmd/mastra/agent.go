@@ -19,14 +19,17 @@ var (
 //
 // run posts the input unchanged to the generate route (so it must carry
 // "messages") and prints a digest of the FullOutput: text, structuredOutput,
-// usage, toolCalls, toolResults, finishReason, runId, traceId, spanId.
+// usage, toolCalls, toolResults, finishReason, runId, traceId, spanId; with
+// --show-tool-errors also toolErrors, the failed tool calls (see
+// toolErrors), which the digest otherwise leaves out.
 func (b *apiBuilder) addAgentCommands(api *cobra.Command) {
 	agent := b.group(api, "agent", "List, inspect, and run agents")
 	b.leaf(agent, "list", routeListAgents, actionSpec{description: "List available agents", list: true})
 	b.leaf(agent, "get", routeGetAgent, actionSpec{description: "Get agent details"})
 	b.leaf(agent, "run", routeGenerate, actionSpec{
-		description: "Run an agent with JSON input",
-		input:       inputModeOf(inputRequired),
+		description:    "Run an agent with JSON input",
+		input:          inputModeOf(inputRequired),
+		toolErrorsFlag: true,
 		examples: []example{
 			{"Run an agent with a text prompt",
 				`mastra api agent run weather-agent '{"messages":"What is the weather in London?"}'`},

@@ -120,6 +120,10 @@ func (b *apiBuilder) leaf(parent *cobra.Command, name string, r apiRoute, a acti
 		_ = cmd.Flags().SetAnnotation("schema", commanderFlagsKey, []string{"--schema"})
 		m.options = append(m.options, optionHelp{"--schema", "print request schema for this command"})
 	}
+	if d.toolErrorsFlag {
+		cmd.Flags().Bool(showToolErrorsFlag, false, showToolErrorsHelp.description)
+		m.options = append(m.options, showToolErrorsHelp)
+	}
 	b.meta[cmd] = m
 	b.add(parent, cmd)
 }
@@ -179,6 +183,9 @@ func (b *apiBuilder) runLeaf(cmd *cobra.Command, d *descriptor, args []string) e
 	if d.acceptsInput {
 		opts.schema, _ = cmd.Flags().GetBool("schema")
 	}
+	if d.toolErrorsFlag {
+		opts.showToolErrors, _ = cmd.Flags().GetBool(showToolErrorsFlag)
+	}
 	identity, input := splitArgs(d, args)
 	if err := b.cfg.runDescriptor(cmd.Context(), cmd.OutOrStdout(), d, identity, input, &opts); err != nil {
 		var ae *apiError
@@ -233,7 +240,11 @@ func (c *apiConfig) runDescriptor(ctx context.Context, stdout io.Writer, d *desc
 	if err != nil {
 		return err
 	}
-	data := normalizeData(d, normalizeResponse(resp, "", false))
+	response := normalizeResponse(resp, "", false)
+	data := normalizeData(d, response)
+	if o.showToolErrors {
+		data = withToolErrors(data, response)
+	}
 	writeJSON(stdout, successEnvelope(data, d.list, d.shape), o.pretty)
 	return nil
 }

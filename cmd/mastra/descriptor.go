@@ -55,6 +55,7 @@ type actionSpec struct {
 	positionals      []string   // nil: the route's path parameters
 	defaultTimeoutMs float64    // used when --timeout is not given
 	examples         []example
+	toolErrorsFlag   bool // takes --show-tool-errors
 }
 
 // descriptor is one leaf command of `mastra api`, everything execution,
@@ -74,6 +75,7 @@ type descriptor struct {
 	bodyParams       []string
 	defaultTimeoutMs float64
 	examples         []example
+	toolErrorsFlag   bool // takes --show-tool-errors (agent run)
 }
 
 var pathParamPattern = regexp.MustCompile(`:([A-Za-z0-9_]+)`)
@@ -119,6 +121,7 @@ func newDescriptor(groupPath []string, name string, r apiRoute, a actionSpec) *d
 		bodyParams:       r.bodyParams,
 		defaultTimeoutMs: a.defaultTimeoutMs,
 		examples:         a.examples,
+		toolErrorsFlag:   a.toolErrorsFlag,
 	}
 }
 

@@ -26,6 +26,9 @@ type globalOptions struct {
 	timeout   string
 	pretty    bool
 	schema    bool // --schema on the leaf command
+	// showToolErrors is --show-tool-errors on `agent run`: print the
+	// failed tool calls too.
+	showToolErrors bool
 }
 
 // customHeader is one --header, name as typed.
