@@ -121,8 +121,9 @@ func (b *apiBuilder) leaf(parent *cobra.Command, name string, r apiRoute, a acti
 		m.options = append(m.options, optionHelp{"--schema", "print request schema for this command"})
 	}
 	if d.toolErrorsFlag {
-		cmd.Flags().Bool(showToolErrorsFlag, false, showToolErrorsHelp.description)
-		m.options = append(m.options, showToolErrorsHelp)
+		// Not in the help: the help stays the Mastra CLI's, byte for byte;
+		// docs/server-and-cli.md documents the flag.
+		cmd.Flags().Bool(showToolErrorsFlag, false, showToolErrorsUsage)
 	}
 	b.meta[cmd] = m
 	b.add(parent, cmd)

@@ -92,9 +92,6 @@ func TestCapturedCLI(t *testing.T) {
 		if err := json.Unmarshal(c[1], &args); err != nil {
 			t.Fatal(err)
 		}
-		if capturedByDesign[name] {
-			continue // compared by a test of its own
-		}
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			base := filepath.Join("testdata", "captured", name)
@@ -125,12 +122,6 @@ func TestCapturedCLI(t *testing.T) {
 			}
 		})
 	}
-}
-
-// capturedByDesign names the captured cases whose output this port
-// changes on purpose; each has a test of its own saying how.
-var capturedByDesign = map[string]bool{
-	"agent-run-help": true, // TestAgentRunHelpDiffersByDesign
 }
 
 // oddHandler answers as testdata/captured/odd.mjs does.

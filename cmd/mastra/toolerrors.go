@@ -9,9 +9,9 @@ package main
 // showToolErrorsFlag names the flag, without its dashes.
 const showToolErrorsFlag = "show-tool-errors"
 
-// showToolErrorsHelp is the flag's line in `agent run --help`.
-var showToolErrorsHelp = optionHelp{"--" + showToolErrorsFlag,
-	"also print the failed tool calls (toolErrors: tool name, call id, input and error)"}
+// showToolErrorsUsage is the flag's usage text; the flag is left out of
+// `agent run --help`, which stays the Mastra CLI's.
+const showToolErrorsUsage = "also print the failed tool calls (toolErrors: tool name, call id, input and error)"
 
 // toolErrorKeys are the members of a toolErrors entry, in order.
 var toolErrorKeys = []string{"type", "toolCallId", "toolName", "input", "error"}

@@ -120,35 +120,3 @@ func TestWithToolErrors(t *testing.T) {
 		}
 	}
 }
-
-// TestAgentRunHelpDiffersByDesign: `agent run --help` lists
-// --show-tool-errors, which the Mastra CLI has not; without that line (and
-// the column alignment it widens) the help is the Mastra CLI's.
-func TestAgentRunHelpDiffersByDesign(t *testing.T) {
-	want := loadTranscript(t, filepath.Join("testdata", "captured", "agent-run-help.txt"))
-	stdout, stderr, code := runCLI(t, testConfig(t, "", nil), splitRecordedCommand(want.command)...)
-	if code != want.code || stderr != want.stderr {
-		t.Fatalf("exit code %d, stderr %q", code, stderr)
-	}
-	squeeze := func(text string) []string {
-		var lines []string
-		for _, l := range strings.Split(text, "\n") {
-			lines = append(lines, strings.Join(strings.Fields(l), " "))
-		}
-		return lines
-	}
-	flagLine := strings.Join(strings.Fields("  "+showToolErrorsHelp.flags+"  "+showToolErrorsHelp.description), " ")
-	var without []string
-	found := 0
-	for _, l := range squeeze(stdout) {
-		if l == flagLine {
-			found++
-			continue
-		}
-		without = append(without, l)
-	}
-	if found != 1 {
-		t.Errorf("help lists %q %d times, want once:\n%s", flagLine, found, stdout)
-	}
-	diffText(t, "help without --show-tool-errors", strings.Join(without, "\n"), strings.Join(squeeze(want.stdout), "\n"))
-}
