@@ -89,6 +89,11 @@ var migrations = [][]string{
 			PRIMARY KEY (run_id, version)
 		)`,
 	},
+	// 3: workflows keep their finished runs and list them newest
+	// created first (ListRuns' ByCreation).
+	{
+		`CREATE INDEX mastra_runs_created_idx ON mastra_runs (kind, name, created_at)`,
+	},
 }
 
 // migrate brings the database's schema to the newest version

@@ -95,6 +95,11 @@ var migrations = [][]string{
 			UNIQUE (run_id, version)
 		)`,
 	},
+	// 3: workflows keep their finished runs and list them newest
+	// created first (ListRuns' ByCreation).
+	{
+		`CREATE INDEX mastra_runs_created_idx ON mastra_runs (kind, name, created_at)`,
+	},
 }
 
 // migrate brings db's schema to the newest version (sqlstore.Migrate),

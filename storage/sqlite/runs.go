@@ -139,7 +139,7 @@ func (s *Store) GetRun(ctx context.Context, runID string) (*storage.Run, error) 
 }
 
 // ListRuns returns the runs f selects, with their deltas, newest
-// UpdatedAt first (ties by RunID), the page f asks for, and how many
+// UpdatedAt (CreatedAt when f.ByCreation) first (ties by RunID), the page f asks for, and how many
 // match in all, from one read transaction.
 func (s *Store) ListRuns(ctx context.Context, f storage.RunFilter) ([]storage.Run, int, error) {
 	where, args := sqlstore.RunFilter(f, sqlstore.Question, ceilMicros, toMicros)
@@ -157,7 +157,8 @@ func (s *Store) ListRuns(ctx context.Context, f storage.RunFilter) ([]storage.Ru
 			return err
 		}
 		// The filter's columns are mastra_runs' alone.
-		rows, err := tx.QueryContext(ctx, runSelect+where+` ORDER BY r.updated_at DESC, r.run_id LIMIT ? OFFSET ?`,
+		order := ` ORDER BY r.` + sqlstore.RunTimeColumn(f) + ` DESC, r.run_id LIMIT ? OFFSET ?`
+		rows, err := tx.QueryContext(ctx, runSelect+where+order,
 			append(args, limit, offset)...)
 		if err != nil {
 			return err
@@ -231,6 +232,27 @@ func (s *Store) DeleteRun(ctx context.Context, runID string) error {
 		return fmt.Errorf("sqlite: delete run %s: %w", runID, err)
 	}
 	return nil
+}
+
+// DeleteFinishedRuns removes the finished runs f selects with one
+// DELETE, which takes their snapshots, deltas and claims with them
+// (foreign keys, ON DELETE CASCADE), and returns how many it removed.
+// An index on (kind, name, updated_at) finds them.
+func (s *Store) DeleteFinishedRuns(ctx context.Context, f storage.FinishedRuns) (int, error) {
+	ids, args := sqlstore.FinishedRunIDs(f, sqlstore.Question, toMicros)
+	var removed int64
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `DELETE FROM mastra_runs WHERE run_id IN (`+ids+`)`, args...)
+		if err != nil {
+			return err
+		}
+		removed, err = res.RowsAffected()
+		return err
+	})
+	if err != nil {
+		return 0, fmt.Errorf("sqlite: delete finished runs: %w", err)
+	}
+	return int(removed), nil
 }
 
 // ClaimResume takes the one right to resume key ("" for the whole run)
