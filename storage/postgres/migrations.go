@@ -90,9 +90,10 @@ var migrations = [][]string{
 		)`,
 	},
 	// 3: workflows keep their finished runs and list them newest
-	// created first (ListRuns' ByCreation).
+	// created first (ListRuns' ByCreation): the index gives that order,
+	// ties by run id, without a sort.
 	{
-		`CREATE INDEX mastra_runs_created_idx ON mastra_runs (kind, name, created_at)`,
+		`CREATE INDEX mastra_runs_created_idx ON mastra_runs (kind, name, created_at DESC, run_id)`,
 	},
 }
 

@@ -16,6 +16,11 @@ import (
 const runSelect = `SELECT r.run_id, r.kind, r.name, r.thread_id, r.resource_id, r.status, s.snapshot, r.version, r.created_at, r.updated_at
 	FROM mastra_runs r LEFT JOIN mastra_run_snapshots s ON s.run_id = r.run_id`
 
+// runPageSelect reads the runs of a page of run ids (a subquery, alias
+// p, which follows it) with their snapshots; scanRun scans its rows.
+const runPageSelect = `SELECT r.run_id, r.kind, r.name, r.thread_id, r.resource_id, r.status, s.snapshot, r.version, r.created_at, r.updated_at
+	FROM `
+
 // SaveRun stores r with optimistic concurrency and returns its new
 // version. r.Version 0 creates the run (ErrConflict if it exists); any
 // other r.Version must be the stored one (else ErrConflict, also when
@@ -156,9 +161,12 @@ func (s *Store) ListRuns(ctx context.Context, f storage.RunFilter) ([]storage.Ru
 		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM mastra_runs`+where, args...).Scan(&total); err != nil {
 			return err
 		}
-		// The filter's columns are mastra_runs' alone.
-		order := ` ORDER BY r.` + sqlstore.RunTimeColumn(f) + ` DESC, r.run_id LIMIT ? OFFSET ?`
-		rows, err := tx.QueryContext(ctx, runSelect+where+order,
+		// The page's run ids first, from the index alone, then their
+		// rows and snapshots: the runs a page skips are not read.
+		order := ` ORDER BY ` + sqlstore.RunTimeColumn(f) + ` DESC, run_id`
+		page := `SELECT run_id FROM mastra_runs` + where + order + ` LIMIT ? OFFSET ?`
+		rows, err := tx.QueryContext(ctx, runPageSelect+`(`+page+`) p CROSS JOIN mastra_runs r ON r.run_id = p.run_id
+			LEFT JOIN mastra_run_snapshots s ON s.run_id = r.run_id ORDER BY r.`+sqlstore.RunTimeColumn(f)+` DESC, r.run_id`,
 			append(args, limit, offset)...)
 		if err != nil {
 			return err
