@@ -17,7 +17,6 @@ package workflowcrash
 
 import (
 	"context"
-	"errors"
 	"strings"
 	"testing"
 
@@ -172,8 +171,8 @@ func twoProcessesResumeOneRun(t *testing.T, h crashtest.Harness, b crashtest.Bac
 		t.Errorf("executions: %s (the resumed step must run once)", got)
 	}
 	store := b.OpenStore(t, env.Store)
-	if _, err := store.GetRun(context.Background(), runID); !errors.Is(err, storage.ErrNotFound) {
-		t.Errorf("the finished run is still stored: %v", err)
+	if done, err := store.GetRun(context.Background(), runID); err != nil || done.Status != storage.RunSuccess {
+		t.Errorf("the finished run as stored: %v %+v", err, done)
 	}
 }
 
