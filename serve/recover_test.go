@@ -73,7 +73,7 @@ func TestRunRecoversInterruptedRuns(t *testing.T) {
 	}()
 	<-ready
 	for { // the recovery runs in the background: wait for the run to finish
-		if _, err := first.GetRun(ctx, stuckRun.ID()); err != nil {
+		if r, err := first.GetRun(ctx, stuckRun.ID()); err != nil || storage.Finished(r.Status) {
 			break
 		}
 		time.Sleep(5 * time.Millisecond)

@@ -46,13 +46,12 @@ type Options struct {
 	// started yet (default 10000); beyond it the oldest is forgotten (a
 	// later start-async with its id simply makes a new run with that id).
 	MaxPendingRuns int
-	// MaxFinishedRuns bounds the workflow runs this server started or
-	// resumed that the run routes (GET .../runs, GET .../runs/:runId,
-	// cancel, resume) answer for from memory (default 1000, oldest
-	// forgotten first): a workflow deletes a run's snapshot once it ends
-	// (Mastra keeps it), so these records are the only trace of a
-	// finished run. Runs the server does not remember are looked up in
-	// the workflow's storage (suspended and running runs only).
+	// MaxFinishedRuns is ignored.
+	//
+	// Deprecated: finished workflow runs are kept in the workflow's
+	// storage (see workflows.Config.FinishedRunRetention), not in the
+	// server's memory: every server over that storage, and the same one
+	// after a restart, answers for them alike.
 	MaxFinishedRuns int
 	// Routes are the app's own routes (Mastra's server.apiRoutes, such as
 	// the AI SDK chat route of package aisdk), served beside the API at
@@ -126,15 +125,12 @@ func New(m *mastra.Mastra, opts Options) *Server {
 	if opts.MaxPendingRuns <= 0 {
 		opts.MaxPendingRuns = 10000
 	}
-	if opts.MaxFinishedRuns <= 0 {
-		opts.MaxFinishedRuns = 1000
-	}
 	log := opts.Logger
 	if log == nil {
 		log = m.Logger()
 	}
 	s := &Server{m: m, opts: opts, prefix: normalisePrefix(opts.APIPrefix), maxBody: opts.MaxBodyBytes, log: log,
-		runs: newRunRegistry(opts.MaxPendingRuns, opts.MaxFinishedRuns), schema: apiSchemaWith(opts.Routes)}
+		runs: newRunRegistry(opts.MaxPendingRuns), schema: apiSchemaWith(opts.Routes)}
 	s.bg, s.bgCancel = context.WithCancel(context.Background())
 	s.routes()
 	return s

@@ -53,19 +53,20 @@ func (rec *runRecord) snapshot() *workflows.Snapshot {
 	return snap
 }
 
-// runRegistry keeps the runs create-run made until they start (at most
-// maxPending, oldest forgotten first) and the runs the server ran (at
-// most maxFinished, oldest forgotten first), so that the run routes can
-// answer for runs that are no longer in storage (workflows delete a run's
-// snapshot once it ends, where Mastra keeps it).
+// runRegistry keeps what storage does not: the runs create-run made
+// until they start (at most maxPending, oldest forgotten first), and the
+// runs executing in this server until they stop (their live state, and
+// the right to cancel them). Everything else about a run — suspended or
+// finished, made here, before a restart or by another replica — is in
+// the workflow's storage.
 type runRegistry struct {
 	mu      sync.Mutex
 	pending runLRU
-	known   runLRU
+	active  map[string]*runRecord
 }
 
-func newRunRegistry(maxPending, maxFinished int) *runRegistry {
-	return &runRegistry{pending: newRunLRU(maxPending), known: newRunLRU(maxFinished)}
+func newRunRegistry(maxPending int) *runRegistry {
+	return &runRegistry{pending: newRunLRU(maxPending), active: map[string]*runRecord{}}
 }
 
 func runKey(workflowID, runID string) string { return workflowID + "\x00" + runID }
@@ -123,60 +124,61 @@ func (g *runRegistry) addPending(rec *runRecord) {
 }
 
 // begin starts tracking a run about to start: the pending record of
-// create-run, if any, becomes the run's record (keeping its creation time
-// and resource), atomically, so that of two starts of one run id only
-// the first goes through (false: the run has been started already).
+// create-run, if any, becomes the run's record (keeping its resource),
+// atomically, so that of two starts of one run id in this server only
+// the first goes through (false: the run is executing already).
 func (g *runRegistry) begin(workflowID string, run *workflows.Run, resourceID string) (*runRecord, bool) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	key := runKey(workflowID, run.ID())
-	if _, started := g.known.get(key); started {
+	if _, started := g.active[key]; started {
 		return nil, false
 	}
-	rec := &runRecord{workflowID: workflowID, created: time.Now().UTC()}
+	rec := &runRecord{workflowID: workflowID}
 	if pending, ok := g.pending.take(key); ok {
 		rec = pending
 	}
 	rec.run, rec.started, rec.canceled = run, true, false
+	rec.created = run.Snapshot().CreatedAt
 	if resourceID != "" {
 		rec.resourceID = resourceID
 	}
-	g.known.put(key, rec)
+	g.active[key] = rec
 	return rec, true
 }
 
-// unbegin undoes begin for a run that did not start after all (its input
-// was refused): the run is pending again, as Mastra's stays, and can be
+// end stops tracking a run that has stopped executing here (ended or
+// suspended: storage has it). A run that did not start after all (its
+// input was refused) is pending again, as Mastra's stays, and can be
 // started again.
-func (g *runRegistry) unbegin(rec *runRecord) {
-	if rec.run.Result() != nil {
-		return // it started
-	}
+func (g *runRegistry) end(rec *runRecord) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	key := runKey(rec.workflowID, rec.run.ID())
-	if known, ok := g.known.get(key); !ok || known != rec {
+	if g.active[key] != rec {
 		return
 	}
-	g.known.take(key)
-	rec.started = false
-	g.pending.put(key, rec)
+	delete(g.active, key)
+	if rec.run.Result() == nil {
+		rec.started = false
+		g.pending.put(key, rec)
+	}
 }
 
-// track remembers a run the server is running or has run (a resumed
-// run: it replaces the run's earlier record).
+// track records a run a resume is executing here (it replaces any
+// earlier record of the run).
 func (g *runRegistry) track(rec *runRecord) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	g.known.put(runKey(rec.workflowID, rec.run.ID()), rec)
+	g.active[runKey(rec.workflowID, rec.run.ID())] = rec
 }
 
-// lookup returns a copy of the known or pending record of a run.
+// lookup returns a copy of the executing or pending record of a run.
 func (g *runRegistry) lookup(workflowID, runID string) (rec runRecord, ok bool) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	key := runKey(workflowID, runID)
-	if rec, found := g.known.get(key); found {
+	if rec, found := g.active[key]; found {
 		return *rec, true
 	}
 	if rec, found := g.pending.get(key); found {
@@ -185,32 +187,27 @@ func (g *runRegistry) lookup(workflowID, runID string) (rec runRecord, ok bool) 
 	return runRecord{}, false
 }
 
-// markCanceled marks a run's record canceled (false: no record).
+// markCanceled marks a pending run's record canceled (false: no such
+// record).
 func (g *runRegistry) markCanceled(workflowID, runID string) bool {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	key := runKey(workflowID, runID)
-	rec, ok := g.known.get(key)
-	if !ok {
-		rec, ok = g.pending.get(key)
-	}
+	rec, ok := g.pending.get(runKey(workflowID, runID))
 	if ok {
 		rec.canceled = true
 	}
 	return ok
 }
 
-// list returns copies of the records of workflowID's runs, pending and
-// known, oldest first.
-func (g *runRegistry) list(workflowID string) []runRecord {
+// pendingOf returns copies of the records of workflowID's pending runs,
+// oldest first.
+func (g *runRegistry) pendingOf(workflowID string) []runRecord {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	var out []runRecord
-	for _, c := range []*runLRU{&g.pending, &g.known} {
-		for e := c.order.Front(); e != nil; e = e.Next() {
-			if rec := e.Value.(*runRecord); rec.workflowID == workflowID {
-				out = append(out, *rec)
-			}
+	for e := g.pending.order.Front(); e != nil; e = e.Next() {
+		if rec := e.Value.(*runRecord); rec.workflowID == workflowID {
+			out = append(out, *rec)
 		}
 	}
 	return out
@@ -313,11 +310,24 @@ func (s *Server) createRun(w http.ResponseWriter, r *http.Request) {
 	if runID == "" {
 		runID = newRunID()
 	}
-	if _, ok := s.runs.lookup(wf.ID(), runID); !ok {
+	if _, ok := s.runs.lookup(wf.ID(), runID); !ok && !s.stored(r.Context(), wf, runID) {
 		s.runs.addPending(&runRecord{workflowID: wf.ID(), resourceID: resourceID, created: time.Now().UTC(),
 			run: wf.CreateRun(workflows.WithRunID(runID), workflows.WithResourceID(resourceID))})
 	}
 	wire.WriteJSON(w, http.StatusOK, newObject().Str("runId", runID).Bytes())
+}
+
+// errAlreadyStarted answers a start of a run that has started: one
+// executing here, or one in storage (suspended, finished, or another
+// replica's).
+func errAlreadyStarted(runID string) error {
+	return errorf(http.StatusConflict, "Workflow run "+runID+" has already been started")
+}
+
+// stored reports whether the workflow's storage holds run runID.
+func (s *Server) stored(ctx context.Context, wf *workflows.Workflow, runID string) bool {
+	_, err := wf.LoadRun(ctx, runID)
+	return err == nil
 }
 
 // startRequest is a parsed start body.
@@ -375,6 +385,9 @@ func (s *Server) startBody(r *http.Request, mode startMode) (*startRequest, erro
 		runID = newRunID()
 	}
 	pending, known := s.runs.lookup(wf.ID(), runID)
+	if !known && s.stored(r.Context(), wf, runID) {
+		return nil, errAlreadyStarted(runID)
+	}
 	if mode == startCreated && !known {
 		return nil, errRunNotFound
 	}
@@ -385,7 +398,7 @@ func (s *Server) startBody(r *http.Request, mode startMode) (*startRequest, erro
 	run := wf.CreateRun(workflows.WithRunID(runID), workflows.WithRequestContext(rc), workflows.WithResourceID(resourceID))
 	rec, ok := s.runs.begin(wf.ID(), run, resourceID)
 	if !ok {
-		return nil, errorf(http.StatusConflict, "Workflow run "+runID+" has already been started")
+		return nil, errAlreadyStarted(runID)
 	}
 	return &startRequest{wf: wf, rec: rec, input: input, state: state}, nil
 }
@@ -400,7 +413,7 @@ func (s *Server) startAsync(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	res, err := req.rec.run.Start(r.Context(), req.input, req.state)
-	s.runs.unbegin(req.rec)
+	s.runs.end(req.rec)
 	s.writeResult(w, r, res, err)
 }
 
@@ -431,7 +444,7 @@ func (s *Server) startNoWait(w http.ResponseWriter, r *http.Request) {
 		if _, err := req.rec.run.Start(ctx, req.input, req.state); err != nil {
 			s.log.Warn("workflow run failed to start", "workflow", req.wf.ID(), "runId", req.rec.run.ID(), "error", err)
 		}
-		s.runs.unbegin(req.rec)
+		s.runs.end(req.rec)
 	})
 }
 
@@ -456,7 +469,7 @@ func (s *Server) streamWorkflow(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.writeStream(w, r, req.rec.run.Stream(r.Context(), req.input, req.state), workflowFormat(r))
-	s.runs.unbegin(req.rec)
+	s.runs.end(req.rec)
 }
 
 func workflowFormat(r *http.Request) streamFormat {
@@ -590,11 +603,17 @@ func checkRunOwner(r *http.Request, resourceID string) error {
 }
 
 // resumeChunks resumes the run; once the resume has gone through (its
-// first chunk), the run's record becomes the server's record of the run.
+// first chunk), the run's record is the server's record of the run until
+// it stops executing.
 func (s *Server) resumeChunks(ctx context.Context, req *resumeRequest) chunkSeq {
 	seq := req.rec.run.ResumeStream(ctx, req.opts)
 	return func(yield func(stream.Chunk, error) bool) {
 		tracked := false
+		defer func() {
+			if tracked {
+				s.runs.end(req.rec)
+			}
+		}()
 		for c, err := range seq {
 			if err == nil && !tracked {
 				tracked = true
@@ -654,10 +673,10 @@ func (s *Server) resumeStreamWorkflow(w http.ResponseWriter, r *http.Request) {
 	s.writeStream(w, r, s.resumeChunks(r.Context(), req), workflowFormat(r))
 }
 
-// findRun returns the run's snapshot: from the server's records when it
-// made or ran the run, else from the workflow's storage (runs left
-// suspended or running by another process or before a restart);
-// errRunNotFound when neither knows it.
+// findRun returns the run's snapshot: from the server's records when the
+// run is executing here or pending, else from the workflow's storage
+// (suspended and finished runs, this server's, another replica's or
+// from before a restart); errRunNotFound when neither knows it.
 func (s *Server) findRun(ctx context.Context, wf *workflows.Workflow, runID string) (*workflows.Snapshot, error) {
 	if rec, ok := s.runs.lookup(wf.ID(), runID); ok {
 		return rec.snapshot(), nil
@@ -682,9 +701,10 @@ var runResultFields = []string{"result", "error", "payload", "steps", "activeSte
 // activeStepsPath, serializedStepGraph, suspendedPaths, resumeLabels,
 // waitingPaths}, the steps' records without the run's input (which is
 // payload). ?fields=a,b keeps the metadata, status and the fields named
-// (of runResultFields). Runs this server made or ran come from its own
-// records (a workflow removes a run's snapshot once it ends; Mastra keeps
-// it); other runs from the workflow's storage; 404 otherwise.
+// (of runResultFields). Runs executing here and pending ones come from
+// the server's records, the others from the workflow's storage (which
+// keeps finished runs for workflows.Config.FinishedRunRetention); 404
+// otherwise.
 func (s *Server) getWorkflowRun(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	var fields []string
@@ -843,9 +863,10 @@ func parseJSDate(s string) (time.Time, bool) {
 // workflows.Snapshot). total counts the runs that match; a page of them
 // is returned when both page and perPage are given (limit and offset
 // stand in for them). fromDate and toDate bound the creation time; the
-// authenticated resource replaces resourceId. The runs are those this
-// server made or ran (see Options.MaxFinishedRuns) and those in the
-// workflow's storage.
+// authenticated resource replaces resourceId. The runs are those in the
+// workflow's storage (running, suspended and finished: one query, paged
+// there), a run executing here shown as it is now, and the pending runs
+// create-run made here.
 func (s *Server) listWorkflowRuns(w http.ResponseWriter, r *http.Request) {
 	q, err := parseRunListQuery(r)
 	if err != nil {
@@ -860,39 +881,10 @@ func (s *Server) listWorkflowRuns(w http.ResponseWriter, r *http.Request) {
 	if auth := authResource(r); auth != "" {
 		q.resourceID = auth
 	}
-	var snaps []*workflows.Snapshot
-	seen := map[string]bool{}
-	for _, rec := range s.runs.list(wf.ID()) {
-		seen[rec.run.ID()] = true
-		snaps = append(snaps, rec.snapshot())
-	}
-	stored, err := wf.ListRuns(r.Context(), "")
+	snaps, total, err := s.runSnapshots(r, wf, q)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
-	}
-	for i := range stored {
-		if seen[stored[i].RunID] {
-			continue
-		}
-		snap, err := wf.StoredSnapshot(&stored[i])
-		if err != nil {
-			s.log.WarnContext(r.Context(), "skipping a run whose snapshot cannot be read", "workflow", wf.ID(), "runId", stored[i].RunID, "error", err)
-			continue
-		}
-		snaps = append(snaps, snap)
-	}
-	snaps = slices.DeleteFunc(snaps, func(snap *workflows.Snapshot) bool {
-		return (q.status != "" && snap.Status != q.status) ||
-			(!q.from.IsZero() && snap.CreatedAt.Before(q.from)) ||
-			(!q.to.IsZero() && snap.CreatedAt.After(q.to)) ||
-			(q.resourceID != "" && snap.ResourceID != q.resourceID)
-	})
-	total := len(snaps)
-	slices.SortStableFunc(snaps, func(a, b *workflows.Snapshot) int { return b.CreatedAt.Compare(a.CreatedAt) })
-	if q.hasPage && q.hasPerPage {
-		start := min(q.page*q.perPage, len(snaps))
-		snaps = snaps[start:min(start+q.perPage, len(snaps))]
 	}
 	b := append([]byte(nil), `{"runs":[`...)
 	for i, snap := range snaps {
@@ -917,11 +909,70 @@ func (s *Server) listWorkflowRuns(w http.ResponseWriter, r *http.Request) {
 	wire.WriteJSON(w, http.StatusOK, wire.UnescapeJS(append(b, '}')))
 }
 
+// runSnapshots is the page of runs q asks for, newest created first, and
+// how many match: the stored ones, paged by the storage, merged with the
+// matching pending ones (when there are any, the storage's first pages
+// up to the one asked for are merged with them).
+func (s *Server) runSnapshots(r *http.Request, wf *workflows.Workflow, q runListQuery) ([]*workflows.Snapshot, int, error) {
+	pending := s.pendingSnapshots(wf, q)
+	query := workflows.RunQuery{Status: q.status, ResourceID: q.resourceID, From: q.from, To: q.to}
+	paged := q.hasPage && q.hasPerPage
+	if paged {
+		query.Page, query.PerPage = q.page, q.perPage
+		if len(pending) > 0 {
+			query.Page, query.PerPage = 0, (q.page+1)*q.perPage
+		}
+	}
+	stored, total, err := wf.StoredRuns(r.Context(), query)
+	if err != nil {
+		return nil, 0, err
+	}
+	snaps := pending
+	for i := range stored {
+		if rec, ok := s.runs.lookup(wf.ID(), stored[i].RunID); ok && rec.started {
+			snaps = append(snaps, rec.snapshot()) // executing here: as it is now
+			continue
+		}
+		snap, err := wf.StoredSnapshot(&stored[i])
+		if err != nil {
+			s.log.WarnContext(r.Context(), "skipping a run whose snapshot cannot be read", "workflow", wf.ID(), "runId", stored[i].RunID, "error", err)
+			continue
+		}
+		snaps = append(snaps, snap)
+	}
+	if len(pending) == 0 {
+		return snaps, total, nil
+	}
+	slices.SortStableFunc(snaps, func(a, b *workflows.Snapshot) int { return b.CreatedAt.Compare(a.CreatedAt) })
+	if paged {
+		start := min(q.page*q.perPage, len(snaps))
+		snaps = snaps[start:min(start+q.perPage, len(snaps))]
+	}
+	return snaps, total + len(pending), nil
+}
+
+// pendingSnapshots are the snapshots of the workflow's pending runs that
+// q selects.
+func (s *Server) pendingSnapshots(wf *workflows.Workflow, q runListQuery) []*workflows.Snapshot {
+	var out []*workflows.Snapshot
+	for _, rec := range s.runs.pendingOf(wf.ID()) {
+		snap := rec.snapshot()
+		if (q.status != "" && snap.Status != q.status) ||
+			(!q.from.IsZero() && snap.CreatedAt.Before(q.from)) ||
+			(!q.to.IsZero() && snap.CreatedAt.After(q.to)) ||
+			(q.resourceID != "" && snap.ResourceID != q.resourceID) {
+			continue
+		}
+		out = append(out, snap)
+	}
+	return out
+}
+
 // POST /workflows/{workflowId}/runs/{runId}/cancel: {"message":"Workflow
 // run cancelled"}, as Mastra's: a run executing here stops (it ends
 // canceled); a suspended run (or one left running by another process)
-// is marked canceled and can no longer be resumed; a run that has ended,
-// or has not started, is shown canceled from then on. 404 for a run
+// is marked canceled and can no longer be resumed; a run that has ended
+// is marked canceled in storage, a pending one in the server's records. 404 for a run
 // neither the server nor storage knows, 403 for another resource's.
 // Mastra's gives the same answer to a run that has ended.
 func (s *Server) cancelWorkflowRun(w http.ResponseWriter, r *http.Request) {
@@ -949,19 +1000,11 @@ func (s *Server) cancelWorkflowRun(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	switch st := rec.run.Status(); {
-	case !rec.started:
+	if !rec.started {
 		s.runs.markCanceled(wf.ID(), runID)
-	case st == workflows.StatusRunning || st == workflows.StatusSuspended:
+	} else if err := rec.run.MarkCanceled(r.Context()); err != nil {
 		// Mastra ignores a failure to update the stored state.
-		if err := rec.run.CancelContext(r.Context()); err != nil {
-			s.log.WarnContext(r.Context(), "canceling a workflow run", "workflow", wf.ID(), "runId", runID, "error", err)
-		}
-		if !known {
-			s.runs.track(&rec)
-		}
-	default:
-		s.runs.markCanceled(wf.ID(), runID)
+		s.log.WarnContext(r.Context(), "canceling a workflow run", "workflow", wf.ID(), "runId", runID, "error", err)
 	}
 	wire.WriteJSON(w, http.StatusOK, []byte(`{"message":"Workflow run cancelled"}`))
 }

@@ -27,6 +27,11 @@ type wfApproval struct {
 
 // approvalWorkflow doubles n, then waits for {ok} before finishing.
 func approvalWorkflow() *workflows.Workflow {
+	return approvalWorkflowIn(workflows.Config{ID: "approve-wf", Description: "Doubles, then waits"})
+}
+
+// approvalWorkflowIn is approvalWorkflow with cfg (its storage).
+func approvalWorkflowIn(cfg workflows.Config) *workflows.Workflow {
 	double := workflows.NewStep(workflows.StepConfig[wfIn, wfIn]{ID: "double", Description: "Doubles n",
 		Execute: func(_ workflows.StepContext, in wfIn) (wfIn, error) { return wfIn{N: in.N * 2}, nil }})
 	wait := workflows.NewStep(workflows.StepConfig[wfIn, wfOut]{ID: "wait",
@@ -41,7 +46,7 @@ func approvalWorkflow() *workflows.Workflow {
 			}
 			return wfOut{N: in.N, OK: a.OK}, nil
 		}})
-	w := workflows.New(workflows.Config{ID: "approve-wf", Description: "Doubles, then waits"}).Then(double).Then(wait)
+	w := workflows.New(cfg).Then(double).Then(wait)
 	if err := w.Commit(); err != nil {
 		panic(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 )
@@ -95,17 +96,58 @@ func (m *memoryRuns) ListRuns(_ context.Context, f RunFilter) ([]Run, int, error
 	for _, r := range m.runs {
 		if (f.Kind == "" || r.Kind == f.Kind) && (f.Name == "" || r.Name == f.Name) && (f.ThreadID == "" || r.ThreadID == f.ThreadID) &&
 			(f.ResourceID == "" || r.ResourceID == f.ResourceID) && (f.Status == "" || r.Status == f.Status) &&
-			(f.From.IsZero() || !r.UpdatedAt.Before(f.From)) && (f.To.IsZero() || !r.UpdatedAt.After(f.To)) {
+			inRange(runTime(r, f.ByCreation), f.From, f.To) {
 			out = append(out, copyRun(r))
 		}
 	}
-	slices.SortStableFunc(out, func(a, b Run) int { return b.UpdatedAt.Compare(a.UpdatedAt) })
+	slices.SortFunc(out, func(a, b Run) int {
+		if c := runTime(b, f.ByCreation).Compare(runTime(a, f.ByCreation)); c != 0 {
+			return c
+		}
+		return strings.Compare(a.RunID, b.RunID)
+	})
 	total := len(out)
 	if f.PerPage > 0 {
 		start := min(f.Page*f.PerPage, total)
 		out = out[start:min(start+f.PerPage, total)]
 	}
 	return out, total, nil
+}
+
+// runTime is the time a filter bounds and orders r by: CreatedAt when
+// byCreation, else UpdatedAt.
+func runTime(r Run, byCreation bool) time.Time {
+	if byCreation {
+		return r.CreatedAt
+	}
+	return r.UpdatedAt
+}
+
+// inRange reports whether t is within [from, to], a zero bound being
+// none.
+func inRange(t, from, to time.Time) bool {
+	return (from.IsZero() || !t.Before(from)) && (to.IsZero() || !t.After(to))
+}
+
+func (m *memoryRuns) DeleteFinishedRuns(_ context.Context, f FinishedRuns) (int, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var finished []Run
+	for _, r := range m.runs {
+		if r.Kind == f.Kind && (f.Name == "" || r.Name == f.Name) && Finished(r.Status) {
+			finished = append(finished, r)
+		}
+	}
+	slices.SortFunc(finished, func(a, b Run) int { return b.UpdatedAt.Compare(a.UpdatedAt) })
+	removed := 0
+	for i, r := range finished {
+		if (f.Keep > 0 && i >= f.Keep) || (!f.Before.IsZero() && r.UpdatedAt.Before(f.Before)) {
+			delete(m.runs, r.RunID)
+			delete(m.claims, r.RunID)
+			removed++
+		}
+	}
+	return removed, nil
 }
 
 func (m *memoryRuns) DeleteRun(_ context.Context, runID string) error {

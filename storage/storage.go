@@ -1,8 +1,8 @@
 // Package storage is what the runtime keeps: memory threads and their
 // messages, per-thread state (the task list), and run snapshots (agent
-// and workflow runs, suspended or in progress: agent.Config.Storage and
-// workflows.Config.Storage), with the claims that make a resume happen
-// exactly once.
+// and workflow runs, suspended or in progress, and workflows' finished
+// runs: agent.Config.Storage and workflows.Config.Storage), with the
+// claims that make a resume happen exactly once.
 //
 // Two backends implement Store: storage/sqlite (embedded, the default:
 // a file or in-memory) and storage/postgres (shared by several
@@ -134,13 +134,23 @@ type ThreadState interface {
 	SetThreadState(ctx context.Context, threadID, typ string, value json.RawMessage) error
 }
 
-// Run statuses kept in snapshots. Only resumable states are stored:
-// running (a run in progress, found again after a crash), suspended
-// (waiting for resume data or an approval).
+// Run statuses kept in snapshots. Running (a run in progress, found
+// again after a crash) and suspended (waiting for resume data or an
+// approval) are resumable. A workflow also keeps its finished runs —
+// success, failed, canceled — as Mastra keeps them, until
+// [Runs.DeleteFinishedRuns] removes them; an agent deletes its runs once
+// they finish. Any other status counts as finished too.
 const (
 	RunRunning   = "running"
 	RunSuspended = "suspended"
+	RunSuccess   = "success"
+	RunFailed    = "failed"
+	RunCanceled  = "canceled"
 )
+
+// Finished reports whether status is a finished run's: neither
+// RunRunning nor RunSuspended.
+func Finished(status string) bool { return status != RunRunning && status != RunSuspended }
 
 // Run kinds.
 const (
@@ -180,6 +190,20 @@ type RunFilter struct {
 	// From and To bound UpdatedAt (inclusive); zero is unbounded.
 	From, To      time.Time
 	Page, PerPage int
+	// ByCreation makes From and To bound CreatedAt instead, and orders
+	// the runs newest CreatedAt first (Mastra's listWorkflowRuns).
+	ByCreation bool
+}
+
+// FinishedRuns selects the finished runs (see [Finished]) of one kind
+// that DeleteFinishedRuns removes: those of Name ("" for every name)
+// last written (UpdatedAt) before Before, and, when Keep > 0, those
+// beyond the newest Keep (by UpdatedAt). A zero Before and Keep <= 0
+// select nothing.
+type FinishedRuns struct {
+	Kind, Name string
+	Before     time.Time
+	Keep       int
 }
 
 // Runs stores run snapshots, the changes appended to them, and resume
@@ -206,6 +230,12 @@ type Runs interface {
 	ListRuns(ctx context.Context, f RunFilter) (runs []Run, total int, err error)
 	// DeleteRun removes the run, its deltas and its claims.
 	DeleteRun(ctx context.Context, runID string) error
+	// DeleteFinishedRuns removes the finished runs f selects, with their
+	// deltas and claims, and returns how many it removed. Resumable runs
+	// (running, suspended) are never removed. It is a retention sweep:
+	// its cost grows with the runs it removes, not with those it keeps
+	// (Keep apart, which reads the kept runs' index).
+	DeleteFinishedRuns(ctx context.Context, f FinishedRuns) (int, error)
 	// ClaimResume takes the one right to resume key (a suspended tool
 	// call's id, or "" for the whole run) of the run. The first claim
 	// wins; every later one, from any process, fails with ErrConflict.

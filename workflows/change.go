@@ -30,6 +30,9 @@ type runChange struct {
 	// Status: the run's status changed: a suspension (with the suspended
 	// steps' paths) or a resume (running).
 	Status *statusChange `json:"status,omitempty"`
+	// End: the run ended with a result (a success) or an error (a
+	// failure).
+	End *endChange `json:"end,omitempty"`
 }
 
 // stepChange is a step's new record.
@@ -72,6 +75,13 @@ type statusChange struct {
 	Suspended [][]string `json:"suspended,omitempty"`
 }
 
+// endChange is a finished run's result and error (runState's fields of
+// the same names).
+type endChange struct {
+	Result json.RawMessage `json:"result,omitempty"`
+	Error  *ErrorInfo      `json:"error,omitempty"`
+}
+
 // apply changes s as c says. An Item change for a step without that
 // iteration changes nothing.
 func (s *runState) apply(c runChange) {
@@ -94,6 +104,8 @@ func (s *runState) apply(c runChange) {
 		s.Resume = c.Resume.Target
 	case c.Status != nil:
 		s.Status, s.Suspended = c.Status.Status, c.Status.Suspended
+	case c.End != nil:
+		s.Result, s.Error = c.End.Result, c.End.Error
 	}
 }
 
@@ -157,6 +169,8 @@ type savedFields struct {
 	position, iter    int
 	prev, loop, state json.RawMessage
 	order, path       int
+	result            json.RawMessage
+	err               *ErrorInfo
 }
 
 // mark notes a change of step key's record: whole (replaced or removed),
@@ -187,7 +201,8 @@ func (cs *changeSet) mark(key string, whole bool, item int) {
 func (cs *changeSet) reset(s *runState) {
 	cs.keys, cs.steps = cs.keys[:0], nil
 	cs.saved = savedFields{status: s.Status, suspended: s.Suspended, resume: s.Resume, position: s.Position,
-		iter: s.Iteration, prev: s.Prev, loop: s.LoopInput, state: s.State, order: len(s.Order), path: len(s.Path)}
+		iter: s.Iteration, prev: s.Prev, loop: s.LoopInput, state: s.State, order: len(s.Order), path: len(s.Path),
+		result: s.Result, err: s.Error}
 }
 
 // changes lists the changes that make what is saved s, in an order apply
@@ -215,6 +230,9 @@ func (cs *changeSet) changes(s *runState) []runChange {
 	}
 	if s.Status != sv.status || !slices.EqualFunc(s.Suspended, sv.suspended, slices.Equal) {
 		out = append(out, runChange{Status: &statusChange{Status: s.Status, Suspended: s.Suspended}})
+	}
+	if !sameJSON(s.Result, sv.result) || s.Error != sv.err {
+		out = append(out, runChange{End: &endChange{Result: s.Result, Error: s.Error}})
 	}
 	return out
 }

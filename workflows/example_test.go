@@ -340,3 +340,40 @@ func ExampleTool() {
 	// workflow-counter - Adds one
 	// {"n":42}
 }
+
+// A workflow keeps its finished runs in its storage: StoredRuns lists
+// them (here the successes, a page of 10), and a restarted process or
+// another replica over the same storage sees the same list.
+func ExampleWorkflow_StoredRuns() {
+	ctx := context.Background()
+	store, err := sqlite.Open(ctx, sqlite.Memory)
+	if err != nil {
+		panic(err)
+	}
+	defer store.Close()
+	double := workflows.NewStep(workflows.StepConfig[Count, Count]{ID: "double",
+		Execute: func(_ workflows.StepContext, in Count) (Count, error) { return Count{N: in.N * 2}, nil }})
+	w := workflows.New(workflows.Config{ID: "double", Storage: store}).Then(double)
+	if err := w.Commit(); err != nil {
+		panic(err)
+	}
+	for i := 1; i <= 3; i++ {
+		if _, err := w.CreateRun(workflows.WithRunID(fmt.Sprint("run-", i))).Start(ctx, Count{N: i}, nil); err != nil {
+			panic(err)
+		}
+	}
+	runs, total, err := w.StoredRuns(ctx, workflows.RunQuery{Status: workflows.StatusSuccess, PerPage: 10})
+	if err != nil {
+		panic(err)
+	}
+	results := map[string]string{}
+	for i := range runs {
+		snap, err := w.StoredSnapshot(&runs[i])
+		if err != nil {
+			panic(err)
+		}
+		results[snap.RunID] = snap.Status + " " + string(snap.Result())
+	}
+	fmt.Println(total, results["run-3"])
+	// Output: 3 success {"n":6}
+}

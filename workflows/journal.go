@@ -14,10 +14,13 @@ import (
 // it is first saved (and when a resume claims it: a compaction), then at
 // each save the changes made since the save before, as one delta (a JSON
 // array of runChange), so that a save costs what changed and not the run
-// so far. A run in progress (running) is saved only when its store
-// outlives the process (Config.Storage: durable); without one, only
-// suspensions are, into the workflow's in-process store, and the changes
-// made meanwhile go with the next of them. A finished run is deleted.
+// so far. A run in progress (running) is saved as it goes only when its
+// store outlives the process (Config.Storage: durable); without one, it
+// is saved once when it starts (so that it is listed), then at
+// suspensions, into the workflow's in-process store, and the changes
+// made meanwhile go with the next of them. A finished run appends its
+// last changes with its final status, and is kept until the workflow's
+// retention sweep removes it (see sweeper).
 //
 // The run's mu guards whole and changes; runs is safe for concurrent use.
 type journal struct {
@@ -82,9 +85,9 @@ func (j *journal) next(s *runState, whole bool) (pendingWrite, error) {
 }
 
 // persist saves the run as it stands: when it is resumable — running
-// (only with Config.Storage: a run in memory cannot outlive its process)
-// or suspended — the changes since its last save (its whole state the
-// first time); when it has finished, its deletion. A run another process
+// (with Config.Storage; in memory, only its first save) or suspended —
+// the changes since its last save (its whole state the first time);
+// when it has finished, its last changes under its final status. A run another process
 // has taken over writes nothing and persist returns nil; the write that
 // finds it taken over fails with an error wrapping storage.ErrConflict.
 func (r *Run) persist(ctx context.Context) error { return r.save(ctx, false) }
@@ -101,14 +104,8 @@ func (r *Run) save(ctx context.Context, compact bool) error {
 	r.mu.Lock()
 	r.updated = time.Now().UTC()
 	status := r.state.Status
-	if status != StatusRunning && status != StatusSuspended {
-		r.mu.Unlock()
-		if err := j.runs.Delete(ctx); err != nil {
-			return fmt.Errorf("workflows: removing finished run %s: %w", r.id, err)
-		}
-		return nil
-	}
-	if status == StatusRunning && !j.durable {
+	finished := status != StatusRunning && status != StatusSuspended
+	if status == StatusRunning && !j.durable && saved {
 		r.mu.Unlock()
 		return nil
 	}
@@ -117,7 +114,11 @@ func (r *Run) save(ctx context.Context, compact bool) error {
 	if err != nil {
 		return fmt.Errorf("workflows: encoding the snapshot of run %s: %w", r.id, err)
 	}
-	return r.write(ctx, status, w)
+	err = r.write(ctx, status, w)
+	if finished && err == nil {
+		r.wf.sweep.finished(ctx, r.wf)
+	}
+	return err
 }
 
 // write stores w under status. After a failed write the next one saves

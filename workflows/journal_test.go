@@ -127,7 +127,7 @@ func (s *recordingRuns) take() (ops, deltas []string) {
 
 // TestSavesAppendWhatChanged: a durable run is saved whole once, when it
 // starts; each step then appends its change, whose size does not grow
-// with the run; the finished run is deleted.
+// with the run; the finished run appends its end (it is kept).
 func TestSavesAppendWhatChanged(t *testing.T) {
 	largest := map[int]int{}
 	for _, n := range []int{5, 50} {
@@ -141,7 +141,7 @@ func TestSavesAppendWhatChanged(t *testing.T) {
 			t.Fatalf("n=%d: %+v", n, res)
 		}
 		ops, deltas := store.take()
-		want := "save" + strings.Repeat(" append", n) + " delete"
+		want := "save" + strings.Repeat(" append", n+1)
 		if got := strings.Join(ops, " "); got != want {
 			t.Errorf("n=%d: writes %s, want %s", n, got, want)
 		}
@@ -190,8 +190,8 @@ func TestSavedChangesFoldBack(t *testing.T) {
 			if err != nil || res.Status != StatusSuccess || string(res.Result) != `{"yes":{"n":1}}` || string(res.State) != `{"c":2}` {
 				t.Fatalf("the run's end: %v %+v", err, res)
 			}
-			if _, err := w.LoadRun(context.Background(), run.ID()); err == nil {
-				t.Error("the finished run is still stored")
+			if kept, err := w.LoadRun(context.Background(), run.ID()); err != nil || kept.Status() != StatusSuccess || string(kept.Result().Result) != `{"yes":{"n":1}}` {
+				t.Errorf("the finished run as stored: %v", err)
 			}
 			folds.Lock()
 			defer folds.Unlock()

@@ -232,8 +232,8 @@ func TestAbsentInput(t *testing.T) {
 }
 
 // TestCancelSuspendedRun: canceling a suspended run ends it (canceled,
-// its snapshot gone), so it can no longer be resumed; canceling a run
-// that has ended changes nothing.
+// and stored so), so it can no longer be resumed; canceling a run that
+// has ended changes nothing, marking it canceled does.
 func TestCancelSuspendedRun(t *testing.T) {
 	store := storage.NewMemoryRuns()
 	w := approveWf(t, store)
@@ -251,8 +251,8 @@ func TestCancelSuspendedRun(t *testing.T) {
 	if loaded.Status() != StatusCanceled {
 		t.Errorf("status %s", loaded.Status())
 	}
-	if _, err := w.LoadRun(context.Background(), run.ID()); !errors.Is(err, storage.ErrNotFound) {
-		t.Errorf("the canceled run is still stored: %v", err)
+	if stored, err := w.LoadRun(context.Background(), run.ID()); err != nil || stored.Status() != StatusCanceled {
+		t.Errorf("the canceled run as stored: %v", err)
 	}
 	_, err = loaded.Resume(context.Background(), ResumeOptions{Data: approvedIn{Approved: true}})
 	var we *Error
@@ -269,6 +269,12 @@ func TestCancelSuspendedRun(t *testing.T) {
 	done.Cancel()
 	if done.Status() != StatusSuccess {
 		t.Errorf("canceling a finished run: %s", done.Status())
+	}
+	if err := done.MarkCanceled(context.Background()); err != nil || done.Status() != StatusCanceled {
+		t.Errorf("marking a finished run canceled: %v %s", err, done.Status())
+	}
+	if stored, err := w.LoadRun(context.Background(), done.ID()); err != nil || stored.Status() != StatusCanceled || stored.Snapshot().Result() == nil {
+		t.Errorf("the finished run marked canceled, as stored: %v", err)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"iter"
 	"reflect"
+	"slices"
 	"sync"
 	"time"
 
@@ -379,8 +380,8 @@ func (r *Run) Stream(ctx context.Context, input, initialState any) iter.Seq2[str
 // this process stops: its steps' contexts end, and it ends with status
 // canceled. A run that is not executing here but could go on (suspended,
 // loaded from storage, or not started yet) is marked canceled at once
-// and its snapshot removed from storage, so that it can no longer be
-// resumed. A run that has ended stays as it ended.
+// and saved so, so that it can no longer be resumed. A run that has
+// ended stays as it ended (see MarkCanceled).
 func (r *Run) Cancel() { _ = r.CancelContext(context.Background()) }
 
 // CancelContext is Cancel, returning the error of removing a canceled
@@ -401,6 +402,25 @@ func (r *Run) CancelContext(ctx context.Context) error {
 	}
 	r.state.Status, r.state.Suspended, r.state.Resume = StatusCanceled, nil, nil
 	r.mu.Unlock()
+	return r.persist(ctx)
+}
+
+// MarkCanceled is CancelContext, except that a run that has ended
+// (success or failed) is marked canceled too, as Mastra's cancel route
+// shows such a run from then on: its status becomes canceled (its steps,
+// result and error stay) and its stored snapshot says so. A run already
+// canceled stays as it is.
+func (r *Run) MarkCanceled(ctx context.Context) error {
+	r.mu.Lock()
+	st := r.state.Status
+	ended := !r.executing && (st == StatusSuccess || st == StatusFailed)
+	if ended {
+		r.state.Status = StatusCanceled
+	}
+	r.mu.Unlock()
+	if !ended {
+		return r.CancelContext(ctx)
+	}
 	return r.persist(ctx)
 }
 
@@ -495,12 +515,48 @@ func (w *Workflow) LoadRun(ctx context.Context, runID string, opts ...RunOption)
 }
 
 // ListRuns lists the workflow's stored runs with status ("" for all
-// resumable ones: running and suspended). Each is a snapshot and the
-// changes saved since (storage.Run.Deltas), in the workflow's own JSON:
-// StoredSnapshot shows one, LoadRun takes one up.
+// resumable ones: running and suspended), newest UpdatedAt first. Each
+// is a snapshot and the changes saved since (storage.Run.Deltas), in the
+// workflow's own JSON: StoredSnapshot shows one, LoadRun takes one up.
 func (w *Workflow) ListRuns(ctx context.Context, status string) ([]storage.Run, error) {
-	runs, _, err := w.store().ListRuns(ctx, storage.RunFilter{Kind: storage.KindWorkflow, Name: w.cfg.ID, Status: status})
-	return runs, err
+	if status != "" {
+		runs, _, err := w.store().ListRuns(ctx, storage.RunFilter{Kind: storage.KindWorkflow, Name: w.cfg.ID, Status: status})
+		return runs, err
+	}
+	var all []storage.Run
+	for _, st := range []string{StatusRunning, StatusSuspended} {
+		runs, err := w.ListRuns(ctx, st)
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, runs...)
+	}
+	slices.SortStableFunc(all, func(a, b storage.Run) int { return b.UpdatedAt.Compare(a.UpdatedAt) })
+	return all, nil
+}
+
+// RunQuery selects a workflow's stored runs (the filters of Mastra's
+// listWorkflowRuns). Zero fields match every run.
+type RunQuery struct {
+	Status, ResourceID string
+	// From and To bound the runs' creation time, inclusive.
+	From, To time.Time
+	// Page (from 0) of PerPage runs; PerPage <= 0 is every run.
+	Page, PerPage int
+}
+
+// StoredRuns lists the workflow's stored runs q selects — running,
+// suspended and finished ones (kept for Config.FinishedRunRetention) —
+// newest created first, and how many match in all: one query of its
+// storage, whatever the runs' number. Each is a storage.Run as ListRuns
+// returns them: StoredSnapshot shows one.
+func (w *Workflow) StoredRuns(ctx context.Context, q RunQuery) ([]storage.Run, int, error) {
+	runs, total, err := w.store().ListRuns(ctx, storage.RunFilter{Kind: storage.KindWorkflow, Name: w.cfg.ID,
+		Status: q.Status, ResourceID: q.ResourceID, From: q.From, To: q.To, Page: q.Page, PerPage: q.PerPage, ByCreation: true})
+	if err != nil {
+		return nil, 0, fmt.Errorf("workflows: %s: listing stored runs: %w", w.cfg.ID, err)
+	}
+	return runs, total, nil
 }
 
 // marshal encodes a value for the run (json.RawMessage passes as is).

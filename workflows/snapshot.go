@@ -97,9 +97,7 @@ func (w *Workflow) snapshot(s *runState, status, resourceID string, created, upd
 		return snap
 	}
 	snap.input, snap.value, snap.err, snap.requestContext = s.Input, s.State, s.Error, s.RequestContext
-	if status == StatusSuccess {
-		snap.result = s.Result
-	}
+	snap.result = s.Result // a success's (kept when it is marked canceled)
 	snap.steps = make(map[string]*mastraStep, len(s.Steps))
 	for k, v := range s.Steps {
 		snap.steps[k] = v.public(false)

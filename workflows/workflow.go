@@ -14,7 +14,8 @@
 // [Run.Start] or [Run.Stream] and, once suspended, resumed with
 // [Run.Resume] or [Run.ResumeStream]. With [Config.Storage], snapshots
 // of suspended runs outlive the process and [Workflow.LoadRun] finds a
-// run again.
+// run again; finished runs are kept there too, for
+// [Config.FinishedRunRetention], and [Workflow.StoredRuns] lists them.
 //
 // A workflow is also an agent tool, "workflow-<key>" ([Tool]). The
 // package's Examples show these pieces at work.
@@ -40,9 +41,19 @@ type Config struct {
 	// StateSchema validates the workflow state steps set.
 	StateSchema schema.Schema
 	// Storage keeps the snapshots of suspended runs (and of runs in
-	// progress, found again after a crash); nil keeps them in this
+	// progress, found again after a crash), and of finished runs (as
+	// Mastra keeps them: GET .../runs lists them); nil keeps them in this
 	// process.
 	Storage storage.Runs
+	// FinishedRunRetention is how long a finished run (success, failed,
+	// canceled) stays in storage after its last change: zero is
+	// DefaultFinishedRunRetention (7 days), a negative duration keeps
+	// finished runs until something deletes them. Expired runs are
+	// removed by a sweep the workflow makes as its runs finish (one
+	// indexed delete, at most once a minute or every 256 finishes).
+	// Without Storage, the in-process store also keeps at most the
+	// newest 1000 finished runs.
+	FinishedRunRetention time.Duration
 }
 
 // Workflow is a graph of steps. Build it with Then, Parallel, Branch,
@@ -55,6 +66,7 @@ type Workflow struct {
 	buildErr  error
 	local     storage.Runs
 	registry  registryRef // what steps reach as ctx.Mastra()
+	sweep     sweeper
 	graphCache
 }
 

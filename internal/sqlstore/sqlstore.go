@@ -77,16 +77,61 @@ func RunFilter[T any](f storage.RunFilter, p Placeholders, from, to func(time.Ti
 			add(c.col+" = ", c.val)
 		}
 	}
+	col := RunTimeColumn(f)
 	if !f.From.IsZero() {
-		add("updated_at >= ", from(f.From))
+		add(col+" >= ", from(f.From))
 	}
 	if !f.To.IsZero() {
-		add("updated_at <= ", to(f.To))
+		add(col+" <= ", to(f.To))
 	}
 	if len(conds) > 0 {
 		where = " WHERE " + strings.Join(conds, " AND ")
 	}
 	return where, args
+}
+
+// RunTimeColumn is the column f's From and To bound and its runs are
+// ordered by, newest first: created_at when f.ByCreation, else
+// updated_at.
+func RunTimeColumn(f storage.RunFilter) string {
+	if f.ByCreation {
+		return "created_at"
+	}
+	return "updated_at"
+}
+
+// FinishedRunIDs returns a query selecting the run_id of the runs f
+// selects (see storage.FinishedRuns) in mastra_runs, and its arguments,
+// its parameters 1 to len(args); before binds f.Before as stored. It
+// selects nothing when f has neither Before nor Keep.
+func FinishedRunIDs[T any](f storage.FinishedRuns, p Placeholders, before func(time.Time) T) (query string, args []any) {
+	param := func(arg any) string {
+		args = append(args, arg)
+		return p.Param(len(args))
+	}
+	finished := func() string {
+		cond := "kind = " + param(f.Kind) + " AND status NOT IN ('" + storage.RunRunning + "', '" + storage.RunSuspended + "')"
+		if f.Name != "" {
+			cond += " AND name = " + param(f.Name)
+		}
+		return cond
+	}
+	var parts []string
+	if !f.Before.IsZero() {
+		parts = append(parts, "SELECT run_id FROM mastra_runs WHERE "+finished()+" AND updated_at < "+param(before(f.Before)))
+	}
+	if f.Keep > 0 {
+		all := "LIMIT -1"
+		if p == Dollar {
+			all = "LIMIT ALL"
+		}
+		parts = append(parts, "SELECT run_id FROM (SELECT run_id FROM mastra_runs WHERE "+finished()+
+			" ORDER BY updated_at DESC, run_id "+all+" OFFSET "+param(f.Keep)+") beyond")
+	}
+	if len(parts) == 0 {
+		return "SELECT run_id FROM mastra_runs WHERE 1 = 0", nil
+	}
+	return strings.Join(parts, " UNION "), args
 }
 
 // Migrate takes a schema at version current to the newest one,

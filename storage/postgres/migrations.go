@@ -89,6 +89,12 @@ var migrations = [][]string{
 			PRIMARY KEY (run_id, version)
 		)`,
 	},
+	// 3: workflows keep their finished runs and list them newest
+	// created first (ListRuns' ByCreation): the index gives that order,
+	// ties by run id, without a sort.
+	{
+		`CREATE INDEX mastra_runs_created_idx ON mastra_runs (kind, name, created_at DESC, run_id)`,
+	},
 }
 
 // migrate brings the database's schema to the newest version

@@ -128,7 +128,7 @@ func (s *Store) GetRun(ctx context.Context, runID string) (*storage.Run, error) 
 }
 
 // ListRuns returns the runs f selects, with their deltas, newest
-// UpdatedAt first (ties by RunID), the page f asks for, and how many
+// UpdatedAt (CreatedAt when f.ByCreation) first (ties by RunID), the page f asks for, and how many
 // match in all, from one snapshot of the database.
 func (s *Store) ListRuns(ctx context.Context, f storage.RunFilter) ([]storage.Run, int, error) {
 	where, args := sqlstore.RunFilter(f, sqlstore.Dollar, ceil, ts)
@@ -138,7 +138,7 @@ func (s *Store) ListRuns(ctx context.Context, f storage.RunFilter) ([]storage.Ru
 		l := int64(f.PerPage)
 		limit, offset = &l, int64(max(f.Page, 0))*l
 	}
-	page := fmt.Sprintf(` ORDER BY updated_at DESC, run_id LIMIT $%d::bigint OFFSET $%d`, len(args)+1, len(args)+2)
+	page := fmt.Sprintf(` ORDER BY %s DESC, run_id LIMIT $%d::bigint OFFSET $%d`, sqlstore.RunTimeColumn(f), len(args)+1, len(args)+2)
 
 	var (
 		runs  []storage.Run
@@ -180,6 +180,19 @@ func (s *Store) DeleteRun(ctx context.Context, runID string) error {
 		return fmt.Errorf("postgres: delete run %s: %w", runID, err)
 	}
 	return nil
+}
+
+// DeleteFinishedRuns removes the finished runs f selects with one
+// DELETE, which takes their deltas and claims with them (ON DELETE
+// CASCADE), and returns how many it removed. An index on (kind, name,
+// updated_at) finds them.
+func (s *Store) DeleteFinishedRuns(ctx context.Context, f storage.FinishedRuns) (int, error) {
+	ids, args := sqlstore.FinishedRunIDs(f, sqlstore.Dollar, ts)
+	tag, err := s.pool.Exec(ctx, `DELETE FROM mastra_runs WHERE run_id IN (`+ids+`)`, args...)
+	if err != nil {
+		return 0, fmt.Errorf("postgres: delete finished runs: %w", err)
+	}
+	return int(tag.RowsAffected()), nil
 }
 
 // ClaimResume takes the one right to resume key ("" for the whole run)

@@ -89,3 +89,14 @@ func walMeter(tb testing.TB, s *Store, path string) func() int64 {
 		return size
 	}
 }
+
+// BenchmarkListFinishedRuns lists a workflow's runs among 10,000 stored
+// finished ones (see storagetest.BenchListFinished), in a file.
+func BenchmarkListFinishedRuns(b *testing.B) {
+	s, err := Open(b.Context(), filepath.Join(b.TempDir(), "mastra.db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	storagetest.BenchListFinished(b, s, 10000)
+}

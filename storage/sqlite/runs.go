@@ -16,6 +16,11 @@ import (
 const runSelect = `SELECT r.run_id, r.kind, r.name, r.thread_id, r.resource_id, r.status, s.snapshot, r.version, r.created_at, r.updated_at
 	FROM mastra_runs r LEFT JOIN mastra_run_snapshots s ON s.run_id = r.run_id`
 
+// runPageSelect reads the runs of a page of run ids (a subquery, alias
+// p, which follows it) with their snapshots; scanRun scans its rows.
+const runPageSelect = `SELECT r.run_id, r.kind, r.name, r.thread_id, r.resource_id, r.status, s.snapshot, r.version, r.created_at, r.updated_at
+	FROM `
+
 // SaveRun stores r with optimistic concurrency and returns its new
 // version. r.Version 0 creates the run (ErrConflict if it exists); any
 // other r.Version must be the stored one (else ErrConflict, also when
@@ -139,7 +144,7 @@ func (s *Store) GetRun(ctx context.Context, runID string) (*storage.Run, error) 
 }
 
 // ListRuns returns the runs f selects, with their deltas, newest
-// UpdatedAt first (ties by RunID), the page f asks for, and how many
+// UpdatedAt (CreatedAt when f.ByCreation) first (ties by RunID), the page f asks for, and how many
 // match in all, from one read transaction.
 func (s *Store) ListRuns(ctx context.Context, f storage.RunFilter) ([]storage.Run, int, error) {
 	where, args := sqlstore.RunFilter(f, sqlstore.Question, ceilMicros, toMicros)
@@ -156,8 +161,12 @@ func (s *Store) ListRuns(ctx context.Context, f storage.RunFilter) ([]storage.Ru
 		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM mastra_runs`+where, args...).Scan(&total); err != nil {
 			return err
 		}
-		// The filter's columns are mastra_runs' alone.
-		rows, err := tx.QueryContext(ctx, runSelect+where+` ORDER BY r.updated_at DESC, r.run_id LIMIT ? OFFSET ?`,
+		// The page's run ids first, from the index alone, then their
+		// rows and snapshots: the runs a page skips are not read.
+		order := ` ORDER BY ` + sqlstore.RunTimeColumn(f) + ` DESC, run_id`
+		page := `SELECT run_id FROM mastra_runs` + where + order + ` LIMIT ? OFFSET ?`
+		rows, err := tx.QueryContext(ctx, runPageSelect+`(`+page+`) p CROSS JOIN mastra_runs r ON r.run_id = p.run_id
+			LEFT JOIN mastra_run_snapshots s ON s.run_id = r.run_id ORDER BY r.`+sqlstore.RunTimeColumn(f)+` DESC, r.run_id`,
 			append(args, limit, offset)...)
 		if err != nil {
 			return err
@@ -231,6 +240,27 @@ func (s *Store) DeleteRun(ctx context.Context, runID string) error {
 		return fmt.Errorf("sqlite: delete run %s: %w", runID, err)
 	}
 	return nil
+}
+
+// DeleteFinishedRuns removes the finished runs f selects with one
+// DELETE, which takes their snapshots, deltas and claims with them
+// (foreign keys, ON DELETE CASCADE), and returns how many it removed.
+// An index on (kind, name, updated_at) finds them.
+func (s *Store) DeleteFinishedRuns(ctx context.Context, f storage.FinishedRuns) (int, error) {
+	ids, args := sqlstore.FinishedRunIDs(f, sqlstore.Question, toMicros)
+	var removed int64
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `DELETE FROM mastra_runs WHERE run_id IN (`+ids+`)`, args...)
+		if err != nil {
+			return err
+		}
+		removed, err = res.RowsAffected()
+		return err
+	})
+	if err != nil {
+		return 0, fmt.Errorf("sqlite: delete finished runs: %w", err)
+	}
+	return int(removed), nil
 }
 
 // ClaimResume takes the one right to resume key ("" for the whole run)

@@ -284,3 +284,45 @@ func benchJSON(rng *rand.Rand, size int) json.RawMessage {
 	}
 	return json.RawMessage(`{"step":1,"text":"` + string(text) + `"}`)
 }
+
+// BenchListFinished measures listing a workflow's runs among n stored
+// finished ones (each a 1 KB snapshot and three deltas), as GET
+// /api/workflows/:id/runs does: the newest page of 20 by creation, a
+// page filtered by status, and the last page. s must be empty.
+func BenchListFinished(b *testing.B, s storage.Runs, n int) {
+	ctx := b.Context()
+	statuses := []string{storage.RunSuccess, storage.RunFailed, storage.RunCanceled, storage.RunSuccess}
+	for i := range n {
+		id := fmt.Sprintf("run-%06d", i)
+		v, err := s.SaveRun(ctx, storage.Run{RunID: id, Kind: storage.KindWorkflow, Name: "w", ResourceID: "u",
+			Status: storage.RunRunning, Snapshot: snapshot(i, 1024)})
+		for d := 0; err == nil && d < 3; d++ {
+			st := storage.RunRunning
+			if d == 2 {
+				st = statuses[i%len(statuses)]
+			}
+			v, err = s.AppendRun(ctx, id, v, st, rawf(`[{"at":{"position":%d}}]`, d+1))
+		}
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		name string
+		f    storage.RunFilter
+	}{
+		{"newest-20", storage.RunFilter{PerPage: 20}},
+		{"status-failed-20", storage.RunFilter{Status: storage.RunFailed, PerPage: 20}},
+		{"last-page-20", storage.RunFilter{Page: n/20 - 1, PerPage: 20}},
+	} {
+		tc.f.Kind, tc.f.Name, tc.f.ByCreation = storage.KindWorkflow, "w", true
+		b.Run(tc.name, func(b *testing.B) {
+			for b.Loop() {
+				runs, total, err := s.ListRuns(ctx, tc.f)
+				if err != nil || len(runs) != 20 || total < n/4 {
+					b.Fatalf("%v: %d runs of %d", err, len(runs), total)
+				}
+			}
+		})
+	}
+}

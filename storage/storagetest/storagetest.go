@@ -122,6 +122,7 @@ var groups = []struct {
 	{"Messages", messageTests},
 	{"ThreadState", stateTests},
 	{"Runs", runTests},
+	{"FinishedRuns", finishedTests},
 	{"Appends", appendTests},
 	{"Journal", journalTests},
 	{"Claims", claimTests},

@@ -17,7 +17,6 @@ package workflowcrash
 
 import (
 	"context"
-	"errors"
 	"strings"
 	"testing"
 
@@ -75,11 +74,13 @@ func killedMidStep(t *testing.T, h crashtest.Harness, b crashtest.Backend) {
 		t.Errorf("executions: %s (s1 must run once, s2 twice)", got)
 	}
 	if left, err := w.ListRuns(ctx, ""); err != nil || len(left) != 0 {
-		t.Errorf("a finished run is still stored: %v %+v", err, left)
+		t.Errorf("a finished run is still resumable: %v %+v", err, left)
 	}
-	// The finished run cannot be resumed again.
-	if _, err := w.LoadRun(ctx, running[0].RunID); !errors.Is(err, storage.ErrNotFound) {
+	// The finished run is kept, finished: it cannot be resumed again.
+	if done, err := w.LoadRun(ctx, running[0].RunID); err != nil || done.Status() != workflows.StatusSuccess {
 		t.Errorf("LoadRun of a finished run: %v", err)
+	} else if _, err := done.Resume(ctx, workflows.ResumeOptions{}); err == nil {
+		t.Error("a finished run resumed again")
 	}
 }
 
@@ -140,7 +141,7 @@ func suspendedResumesAfter(t *testing.T, h crashtest.Harness, b crashtest.Backen
 		t.Errorf("executions: %s", got)
 	}
 	if left, err := w.ListRuns(ctx, ""); err != nil || len(left) != 0 {
-		t.Errorf("a finished run is still stored: %v %+v", err, left)
+		t.Errorf("a finished run is still resumable: %v %+v", err, left)
 	}
 }
 
@@ -170,8 +171,8 @@ func twoProcessesResumeOneRun(t *testing.T, h crashtest.Harness, b crashtest.Bac
 		t.Errorf("executions: %s (the resumed step must run once)", got)
 	}
 	store := b.OpenStore(t, env.Store)
-	if _, err := store.GetRun(context.Background(), runID); !errors.Is(err, storage.ErrNotFound) {
-		t.Errorf("the finished run is still stored: %v", err)
+	if done, err := store.GetRun(context.Background(), runID); err != nil || done.Status != storage.RunSuccess {
+		t.Errorf("the finished run as stored: %v %+v", err, done)
 	}
 }
 

@@ -1,0 +1,83 @@
+package workflows
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/gomastra/mastra/storage"
+)
+
+// DefaultFinishedRunRetention is how long a workflow keeps a finished
+// run in storage when Config.FinishedRunRetention is zero.
+const DefaultFinishedRunRetention = 7 * 24 * time.Hour
+
+const (
+	// maxFinishedInMemory bounds the finished runs a workflow without
+	// Config.Storage keeps in its in-process store, newest first.
+	maxFinishedInMemory = 1000
+	// sweepInterval and sweepEvery say how often the retention sweep
+	// runs: at a run's finish, once sweepInterval (or the retention, if
+	// shorter) has passed since the last sweep, or after sweepEvery
+	// finishes.
+	sweepInterval = time.Minute
+	sweepEvery    = 256
+)
+
+// sweeper removes a workflow's expired finished runs from its store: a
+// storage.Runs.DeleteFinishedRuns now and then, made by the goroutine
+// whose run has just finished, one at a time. It is safe for concurrent
+// use.
+type sweeper struct {
+	mu      sync.Mutex
+	last    time.Time
+	since   int
+	running bool
+}
+
+// finished notes that a run of w has finished, and sweeps when one is
+// due. A failed sweep is left to the next one.
+func (s *sweeper) finished(ctx context.Context, w *Workflow) {
+	f, ok := w.retention(time.Now())
+	if !ok || !s.due(w.cfg.FinishedRunRetention) {
+		return
+	}
+	_, _ = w.store().DeleteFinishedRuns(ctx, f)
+	s.mu.Lock()
+	s.running = false
+	s.mu.Unlock()
+}
+
+// due counts a finish and reports whether a sweep is due (and then
+// takes it: the caller sweeps, then clears running).
+func (s *sweeper) due(retention time.Duration) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.since++
+	now := time.Now()
+	every := sweepInterval
+	if retention > 0 && retention < every {
+		every = retention
+	}
+	if s.running || (!s.last.IsZero() && now.Sub(s.last) < every && s.since < sweepEvery) {
+		return false
+	}
+	s.running, s.last, s.since = true, now, 0
+	return true
+}
+
+// retention is what w's sweep at now removes; false when it keeps every
+// finished run.
+func (w *Workflow) retention(now time.Time) (storage.FinishedRuns, bool) {
+	f := storage.FinishedRuns{Kind: storage.KindWorkflow, Name: w.cfg.ID}
+	if w.cfg.Storage == nil {
+		f.Keep = maxFinishedInMemory
+	}
+	switch keep := w.cfg.FinishedRunRetention; {
+	case keep == 0:
+		f.Before = now.Add(-DefaultFinishedRunRetention)
+	case keep > 0:
+		f.Before = now.Add(-keep)
+	}
+	return f, !f.Before.IsZero() || f.Keep > 0
+}
