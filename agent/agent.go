@@ -122,8 +122,9 @@ type Agent struct {
 	local storage.Runs
 }
 
-// New returns an agent. It reports an error for a missing id or model and
-// for tool names that collide once sanitised.
+// New returns an agent. It reports an error for a missing id or model,
+// for tool names that collide once sanitised, and for a workflow in
+// Workflows that has not been committed (it could never run).
 func New(cfg Config) (*Agent, error) {
 	if cfg.ID == "" {
 		return nil, errors.New("agent: an agent needs an ID")
@@ -141,6 +142,9 @@ func New(cfg Config) (*Agent, error) {
 		cfg.Logger = slog.Default()
 	}
 	if _, err := sanitizeTools(cfg.Tools); err != nil {
+		return nil, fmt.Errorf("agent %s: %w", cfg.ID, err)
+	}
+	if err := checkWorkflows(cfg.Workflows); err != nil {
 		return nil, fmt.Errorf("agent %s: %w", cfg.ID, err)
 	}
 	a := &Agent{cfg: cfg, agentTools: tools.Set{}, signalTools: tools.Set{}, processors: append([]StepProcessor(nil), cfg.Processors...), local: storage.NewMemoryRuns()}
@@ -163,6 +167,18 @@ func New(cfg Config) (*Agent, error) {
 		a.agentTools["workflow-"+k] = workflows.Tool(k, w)
 	}
 	return a, nil
+}
+
+// checkWorkflows refuses a workflow that has not been committed: its
+// tool would fail on every call.
+func checkWorkflows(ws map[string]*workflows.Workflow) error {
+	keys := slices.Sorted(maps.Keys(ws))
+	for _, k := range keys {
+		if w := ws[k]; w != nil && !w.Committed() {
+			return fmt.Errorf("workflow %q (%s) is not committed: call its Commit before giving it to the agent", k, w.ID())
+		}
+	}
+	return nil
 }
 
 // engine is the agent's Engine.
