@@ -52,6 +52,12 @@ type Output struct {
 	RunID    string    `json:"runId"`
 	// Chunks is every chunk of the run, in order.
 	Chunks []stream.Chunk `json:"-"`
+
+	// input is the request's input messages, which ContinueMessages
+	// sends again unless threaded: the run's memory thread keeps them
+	// and its response.
+	input    []model.Message
+	threaded bool
 }
 
 // Step is one model call of a run and the tool calls it made, as Mastra's
@@ -122,6 +128,7 @@ func (r *run) output() *Output {
 	if out.Steps == nil {
 		out.Steps = []Step{}
 	}
+	out.input, out.threaded = clip(r.state.User), r.memoryWrites()
 	if waiting := r.state.waitingCalls(); res.finishReason == model.FinishSuspended && len(waiting) > 0 {
 		c := waiting[0]
 		out.SuspendPayload, out.ResumeSchema = r.waitingChunk(c).Payload, c.ResumeSchema
