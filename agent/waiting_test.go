@@ -102,7 +102,9 @@ func TestWaitingSuspension(t *testing.T) {
 
 func TestWaitingApproval(t *testing.T) {
 	transfer := tools.New(tools.Config[TransferInput, TransferOutput]{ID: "transfer", RequireApproval: true,
-		Execute: func(ctx tools.Context, in TransferInput) (TransferOutput, error) { return TransferOutput{Done: true}, nil }})
+		Execute: func(ctx tools.Context, in TransferInput) (TransferOutput, error) {
+			return TransferOutput{Done: true}, nil
+		}})
 	a, err := agent.New(agent.Config{ID: "bank", Model: mock.New(
 		mock.Step{ToolCalls: []mock.ToolCall{{ID: "call-1", Name: "transfer", Args: `{"to":"Bob","amount":20}`}}},
 	), Tools: tools.Set{"transfer": transfer}})
