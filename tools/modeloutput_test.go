@@ -25,7 +25,9 @@ func TestModelOutputConstructors(t *testing.T) {
 		fn   func(context.Context, lookupOut) (*model.ToolResultOutput, error)
 		want string
 	}{
-		{"text", func(_ context.Context, o lookupOut) (*model.ToolResultOutput, error) { return tools.TextOutput("found " + o.Name) },
+		{"text", func(_ context.Context, o lookupOut) (*model.ToolResultOutput, error) {
+			return tools.TextOutput("found " + o.Name)
+		},
 			`{"type":"text","value":"found Ada"}`},
 		{"json", func(_ context.Context, o lookupOut) (*model.ToolResultOutput, error) {
 			return tools.JSONOutput(map[string]any{"who": o.Name})
@@ -33,7 +35,9 @@ func TestModelOutputConstructors(t *testing.T) {
 		{"content", func(_ context.Context, o lookupOut) (*model.ToolResultOutput, error) {
 			return tools.ContentOutput(model.TextPart(o.Name), model.ImageDataPart([]byte{1, 2}, "image/png"))
 		}, `{"type":"content","value":[{"type":"text","text":"Ada"},{"type":"media","data":"AQI=","mediaType":"image/png"}]}`},
-		{"error-text", func(context.Context, lookupOut) (*model.ToolResultOutput, error) { return tools.ErrorTextOutput("not found") },
+		{"error-text", func(context.Context, lookupOut) (*model.ToolResultOutput, error) {
+			return tools.ErrorTextOutput("not found")
+		},
 			`{"type":"error-text","value":"not found"}`},
 		{"error-json", func(context.Context, lookupOut) (*model.ToolResultOutput, error) {
 			return tools.ErrorJSONOutput(map[string]int{"code": 404})
