@@ -14,7 +14,8 @@
 // tools with finishReason "tool-calls", honours maxSteps and stop
 // conditions, and calls hooks (Config.Hooks, WithHooks) and the tools'
 // lifecycle callbacks. Steps, step-finish and finish payloads and
-// Generate's Output have Mastra's shapes. Sub-agents are "agent-<key>"
+// Generate's Output have Mastra's shapes (read typed through its Calls,
+// Results and Waiting; TextStream gives a stream's text). Sub-agents are "agent-<key>"
 // tools (Config.Agents, AgentTool) and workflows "workflow-<key>" tools
 // (Config.Workflows); structured output (WithStructuredOutput,
 // GenerateObject) works together with tools.
@@ -22,7 +23,7 @@
 // A run can wait for a person. A call that needs approval (a tool's
 // RequireApproval or NeedsApproval, or the run's WithRequireToolApproval
 // or WithToolApprovalFunc) or whose tool calls ctx.Suspend ends the run
-// with finish reason "suspended", and Output.SuspendPayload describes the
+// with finish reason "suspended", and Output.Waiting describes the
 // waiting call. ApproveToolCall and DeclineToolCall (streaming) or
 // ApproveToolCallGenerate and DeclineToolCallGenerate answer an approval;
 // ResumeStream or ResumeGenerate runs a suspended call again, from the

@@ -26,7 +26,8 @@ type Output struct {
 	Reasoning     []model.Part `json:"reasoning"`
 	ReasoningText string       `json:"reasoningText,omitempty"`
 	// ToolCalls and ToolResults are the tool-call and tool-result chunks
-	// of every step, as Mastra returns them.
+	// of every step, as Mastra returns them; Calls and Results read them
+	// typed.
 	ToolCalls   []stream.Chunk        `json:"toolCalls"`
 	ToolResults []stream.Chunk        `json:"toolResults"`
 	Sources     []model.Source        `json:"sources"`
@@ -42,7 +43,8 @@ type Output struct {
 	// SuspendPayload and ResumeSchema describe the first waiting call of
 	// a suspended run (FinishReason "suspended"): the payload of its
 	// tool-call-suspended or tool-call-approval chunk, and the JSON
-	// Schema (as text) its resume data must match.
+	// Schema (as text) its resume data must match. They are the wire's
+	// fields; Waiting and SuspendPayloadAs read them typed.
 	SuspendPayload any    `json:"suspendPayload,omitempty"`
 	ResumeSchema   string `json:"resumeSchema,omitempty"`
 	// Error is why the run failed (FinishReason "error"); Tripwire why a
