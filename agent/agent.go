@@ -14,7 +14,8 @@
 // tools with finishReason "tool-calls", honours maxSteps and stop
 // conditions, and calls hooks (Config.Hooks, WithHooks) and the tools'
 // lifecycle callbacks. Steps, step-finish and finish payloads and
-// Generate's Output have Mastra's shapes. Sub-agents are "agent-<key>"
+// Generate's Output have Mastra's shapes (read typed through its Calls,
+// Results and Waiting; TextStream gives a stream's text). Sub-agents are "agent-<key>"
 // tools (Config.Agents, AgentTool) and workflows "workflow-<key>" tools
 // (Config.Workflows); structured output (WithStructuredOutput,
 // GenerateObject) works together with tools.
@@ -22,7 +23,7 @@
 // A run can wait for a person. A call that needs approval (a tool's
 // RequireApproval or NeedsApproval, or the run's WithRequireToolApproval
 // or WithToolApprovalFunc) or whose tool calls ctx.Suspend ends the run
-// with finish reason "suspended", and Output.SuspendPayload describes the
+// with finish reason "suspended", and Output.Waiting describes the
 // waiting call. ApproveToolCall and DeclineToolCall (streaming) or
 // ApproveToolCallGenerate and DeclineToolCallGenerate answer an approval;
 // ResumeStream or ResumeGenerate runs a suspended call again, from the
@@ -125,8 +126,9 @@ type Agent struct {
 	subThreads threadLocks
 }
 
-// New returns an agent. It reports an error for a missing id or model and
-// for tool names that collide once sanitised.
+// New returns an agent. It reports an error for a missing id or model,
+// for tool names that collide once sanitised, and for a workflow in
+// Workflows that has not been committed (it could never run).
 func New(cfg Config) (*Agent, error) {
 	if cfg.ID == "" {
 		return nil, errors.New("agent: an agent needs an ID")
@@ -144,6 +146,9 @@ func New(cfg Config) (*Agent, error) {
 		cfg.Logger = slog.Default()
 	}
 	if _, err := sanitizeTools(cfg.Tools); err != nil {
+		return nil, fmt.Errorf("agent %s: %w", cfg.ID, err)
+	}
+	if err := checkWorkflows(cfg.Workflows); err != nil {
 		return nil, fmt.Errorf("agent %s: %w", cfg.ID, err)
 	}
 	a := &Agent{cfg: cfg, agentTools: tools.Set{}, signalTools: tools.Set{}, processors: append([]StepProcessor(nil), cfg.Processors...), local: storage.NewMemoryRuns()}
@@ -166,6 +171,18 @@ func New(cfg Config) (*Agent, error) {
 		a.agentTools["workflow-"+k] = workflows.Tool(k, w)
 	}
 	return a, nil
+}
+
+// checkWorkflows refuses a workflow that has not been committed: its
+// tool would fail on every call.
+func checkWorkflows(ws map[string]*workflows.Workflow) error {
+	keys := slices.Sorted(maps.Keys(ws))
+	for _, k := range keys {
+		if w := ws[k]; w != nil && !w.Committed() {
+			return fmt.Errorf("workflow %q (%s) is not committed: call its Commit before giving it to the agent", k, w.ID())
+		}
+	}
+	return nil
 }
 
 // engine is the agent's Engine.

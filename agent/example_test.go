@@ -2,16 +2,13 @@ package agent_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 
 	"github.com/gomastra/mastra/agent"
-	"github.com/gomastra/mastra/model"
 	"github.com/gomastra/mastra/model/mock"
 	"github.com/gomastra/mastra/schema"
 	"github.com/gomastra/mastra/storage/sqlite"
-	"github.com/gomastra/mastra/stream"
 	"github.com/gomastra/mastra/tools"
 	"github.com/gomastra/mastra/workflows"
 )
@@ -128,7 +125,7 @@ func ExampleAgentTool() {
 	if err != nil {
 		panic(err)
 	}
-	fmt.Println(out.ToolCalls[0].Payload.(stream.ToolCallPayload).ToolName)
+	fmt.Println(out.Calls()[0].ToolName)
 	fmt.Println(out.Text)
 	// Output:
 	// agent-writer
@@ -179,9 +176,8 @@ func ExampleAgent_Generate_hooks() {
 	if err != nil {
 		panic(err)
 	}
-	for _, c := range out.ToolResults {
-		p := c.Payload.(stream.ToolResultPayload)
-		fmt.Printf("%s: %s\n", p.ToolCallID, p.Result)
+	for _, r := range out.Results() {
+		fmt.Printf("%s: %s\n", r.ToolCallID, r.Result)
 	}
 	// Output:
 	// before weatherTool {"location":"Paris"}
@@ -280,9 +276,9 @@ func ExampleAgent_ApproveToolCallGenerate() {
 	if err != nil {
 		panic(err)
 	}
-	// The run waits; its first waiting call is described by SuspendPayload.
-	req := out.SuspendPayload.(stream.ToolCallApprovalPayload)
-	fmt.Println(out.FinishReason, req.ToolCallID, req.ToolName, string(req.Args))
+	// The run waits for a decision on the call Waiting describes.
+	req, _ := out.Waiting()
+	fmt.Println(out.FinishReason, req.ToolCallID, req.ToolName, string(req.Args), req.Suspended)
 
 	// Later, perhaps in another request: the person approves.
 	out, err = bank.ApproveToolCallGenerate(ctx, out.RunID, req.ToolCallID)
@@ -291,7 +287,7 @@ func ExampleAgent_ApproveToolCallGenerate() {
 	}
 	fmt.Println(out.FinishReason, out.Text)
 	// Output:
-	// suspended call-1 transfer {"to":"Bob","amount":20}
+	// suspended call-1 transfer {"to":"Bob","amount":20} false
 	// transferring 20 to Bob
 	// stop Sent 20 to Bob.
 }
@@ -358,17 +354,25 @@ func ExampleAgent_ResumeGenerate() {
 	if err != nil {
 		panic(err)
 	}
-	waiting := out.SuspendPayload.(stream.ToolCallSuspendedPayload)
-	fmt.Printf("%s %s %s\n", out.FinishReason, waiting.ToolName, waiting.SuspendPayload)
+	// The tool asked a SeatQuestion.
+	question, _, err := agent.SuspendPayloadAs[SeatQuestion](out)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Printf("%s %q %v\n", out.FinishReason, question.Question, question.Options)
 
 	out, err = travel.ResumeGenerate(ctx, out.RunID, SeatAnswer{Seat: "12A"})
 	if err != nil {
 		panic(err)
 	}
-	fmt.Printf("%s %s\n", out.ToolResults[0].Payload.(stream.ToolResultPayload).Result, out.Text)
+	booking, err := agent.ToolResultAs[BookingOutput](out.Results()[0])
+	if err != nil {
+		panic(err)
+	}
+	fmt.Printf("%+v %s\n", booking, out.Text)
 	// Output:
-	// suspended bookFlight {"question":"Which seat on AF123?","options":["12A","12C"]}
-	// {"flight":"AF123","seat":"12A"} Booked seat 12A on AF123.
+	// suspended "Which seat on AF123?" [12A 12C]
+	// {Flight:AF123 Seat:12A} Booked seat 12A on AF123.
 }
 
 type LocationOutput struct {
@@ -376,9 +380,9 @@ type LocationOutput struct {
 }
 
 // A tool without Execute is a client tool: the caller (a browser, an app)
-// runs it. A call to it ends the run with finish reason "tool-calls"; the
-// caller runs the tool and sends the run's response messages back, with
-// a tool message holding the result, as the next run's input.
+// runs it. A call to it ends the run with finish reason "tool-calls";
+// the caller runs the calls ClientToolCalls lists, and ContinueMessages
+// makes the next run's input from their results.
 func ExampleWithClientTools() {
 	// The caller offers a tool it runs itself: schemas and no Execute.
 	getLocation := tools.New(tools.Config[struct{}, LocationOutput]{
@@ -400,15 +404,16 @@ func ExampleWithClientTools() {
 	if err != nil {
 		panic(err)
 	}
-	call := out.ToolCalls[0].Payload.(stream.ToolCallPayload)
-	fmt.Println(out.FinishReason, call.ToolName)
-
-	// The caller runs the tool, then carries on from the run's messages.
-	result := model.ToolMessage(model.ToolResultPart{
-		ToolCallID: call.ToolCallID, ToolName: call.ToolName,
-		Output: model.JSONOutput(LocationOutput{City: "Lyon"}),
-	})
-	followUp := append(out.Response.Messages, result)
+	var results []agent.ClientToolResult
+	for _, call := range out.ClientToolCalls() {
+		fmt.Println(out.FinishReason, call.ToolName)
+		// The caller runs the tool.
+		results = append(results, agent.ClientToolResult{ToolCallID: call.ToolCallID, Output: LocationOutput{City: "Lyon"}})
+	}
+	followUp, err := out.ContinueMessages(results...)
+	if err != nil {
+		panic(err)
+	}
 	out, err = assistant.Generate(ctx, followUp, clientTools)
 	if err != nil {
 		panic(err)
@@ -454,13 +459,13 @@ func ExampleConfig_workflows() {
 	if err != nil {
 		panic(err)
 	}
-	// The tool's result is the JSON of a workflows.ToolResult.
-	p := out.ToolResults[0].Payload.(stream.ToolResultPayload)
-	var res workflows.ToolResult
-	if err := json.Unmarshal(p.Result.(json.RawMessage), &res); err != nil {
+	// The tool's result is a workflows.ToolResult.
+	r := out.Results()[0]
+	res, err := agent.ToolResultAs[workflows.ToolResult](r)
+	if err != nil {
 		panic(err)
 	}
-	fmt.Printf("%s %s\n", p.ToolName, res.Result)
+	fmt.Printf("%s %s\n", r.ToolName, res.Result)
 	fmt.Println(out.Text)
 	// Output:
 	// workflow-research {"summary":"Go is a programming language."}

@@ -26,7 +26,8 @@ type Output struct {
 	Reasoning     []model.Part `json:"reasoning"`
 	ReasoningText string       `json:"reasoningText,omitempty"`
 	// ToolCalls and ToolResults are the tool-call and tool-result chunks
-	// of every step, as Mastra returns them.
+	// of every step, as Mastra returns them; Calls and Results read them
+	// typed.
 	ToolCalls   []stream.Chunk        `json:"toolCalls"`
 	ToolResults []stream.Chunk        `json:"toolResults"`
 	Sources     []model.Source        `json:"sources"`
@@ -42,7 +43,8 @@ type Output struct {
 	// SuspendPayload and ResumeSchema describe the first waiting call of
 	// a suspended run (FinishReason "suspended"): the payload of its
 	// tool-call-suspended or tool-call-approval chunk, and the JSON
-	// Schema (as text) its resume data must match.
+	// Schema (as text) its resume data must match. They are the wire's
+	// fields; Waiting and SuspendPayloadAs read them typed.
 	SuspendPayload any    `json:"suspendPayload,omitempty"`
 	ResumeSchema   string `json:"resumeSchema,omitempty"`
 	// Error is why the run failed (FinishReason "error"); Tripwire why a
@@ -52,6 +54,12 @@ type Output struct {
 	RunID    string    `json:"runId"`
 	// Chunks is every chunk of the run, in order.
 	Chunks []stream.Chunk `json:"-"`
+
+	// input is the request's input messages, which ContinueMessages
+	// sends again unless threaded: the run's memory thread keeps them
+	// and its response.
+	input    []model.Message
+	threaded bool
 }
 
 // Step is one model call of a run and the tool calls it made, as Mastra's
@@ -122,6 +130,7 @@ func (r *run) output() *Output {
 	if out.Steps == nil {
 		out.Steps = []Step{}
 	}
+	out.input, out.threaded = clip(r.state.User), r.memoryWrites()
 	if waiting := r.state.waitingCalls(); res.finishReason == model.FinishSuspended && len(waiting) > 0 {
 		c := waiting[0]
 		out.SuspendPayload, out.ResumeSchema = r.waitingChunk(c).Payload, c.ResumeSchema

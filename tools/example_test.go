@@ -128,8 +128,7 @@ func ExampleConfig() {
 		InputExamples:    []tools.InputExample{{Input: map[string]any{"orderId": "o-1", "amount": 10}}},
 		// What the model sees, and what people see.
 		ToModelOutput: func(ctx context.Context, out RefundOutput) (*model.ToolResultOutput, error) {
-			o := model.TextOutput(fmt.Sprintf("refunded: %v", out.Refunded))
-			return &o, nil
+			return tools.TextOutput(fmt.Sprintf("refunded: %v", out.Refunded))
 		},
 		Transform: &transform.Config{Display: &transform.Phases{
 			Output: func(ctx context.Context, tc transform.Context) (any, bool, error) {

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 
 	"go.opentelemetry.io/otel/attribute"
@@ -60,4 +61,48 @@ func (t *Tool) mapOutput(ctx context.Context, output any) (*model.ToolResultOutp
 	}
 	n := mo.Normalize()
 	return &n, nil
+}
+
+// TextOutput is a ToModelOutput answer: the model sees the text s
+// ({type: "text", value: s}).
+func TextOutput(s string) (*model.ToolResultOutput, error) {
+	o := model.TextOutput(s)
+	return &o, nil
+}
+
+// JSONOutput is a ToModelOutput answer: the model sees v as JSON
+// ({type: "json", value: v}). A v that does not marshal to JSON is an
+// error, which fails the mapping.
+func JSONOutput(v any) (*model.ToolResultOutput, error) {
+	if _, err := json.Marshal(v); err != nil {
+		return nil, fmt.Errorf("tools: JSONOutput: %w", err)
+	}
+	o := model.JSONOutput(v)
+	return &o, nil
+}
+
+// ContentOutput is a ToModelOutput answer: the model sees the parts
+// (text, images, files: model.TextPart, model.ImageDataPart, ...) in
+// order ({type: "content", value: [parts]}).
+func ContentOutput(parts ...model.ContentPart) (*model.ToolResultOutput, error) {
+	o := model.ContentOutput(parts...)
+	return &o, nil
+}
+
+// ErrorTextOutput is a ToModelOutput answer: the model is told the call
+// failed, with the text s ({type: "error-text", value: s}).
+func ErrorTextOutput(s string) (*model.ToolResultOutput, error) {
+	o := model.ErrorTextOutput(s)
+	return &o, nil
+}
+
+// ErrorJSONOutput is a ToModelOutput answer: the model is told the call
+// failed, with v as JSON ({type: "error-json", value: v}). A v that does
+// not marshal to JSON is an error, which fails the mapping.
+func ErrorJSONOutput(v any) (*model.ToolResultOutput, error) {
+	if _, err := json.Marshal(v); err != nil {
+		return nil, fmt.Errorf("tools: ErrorJSONOutput: %w", err)
+	}
+	o := model.ErrorJSONOutput(v)
+	return &o, nil
 }

@@ -377,3 +377,17 @@ func ExampleWorkflow_StoredRuns() {
 	fmt.Println(total, results["run-3"])
 	// Output: 3 success {"n":6}
 }
+
+// A workflow runs, nests or becomes an agent's tool only once committed.
+func ExampleWorkflow_Committed() {
+	w := workflows.New(workflows.Config{ID: "notes"}).Then(workflows.NewStep(workflows.StepConfig[Topic, Notes]{ID: "take",
+		Execute: func(ctx workflows.StepContext, in Topic) (Notes, error) { return Notes{Notes: []string{in.Topic}}, nil }}))
+	fmt.Println(w.Committed())
+	if err := w.Commit(); err != nil {
+		panic(err)
+	}
+	fmt.Println(w.Committed())
+	// Output:
+	// false
+	// true
+}

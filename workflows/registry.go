@@ -36,10 +36,6 @@ func (w *Workflow) Registry() tools.Registry {
 	return nil
 }
 
-// Committed reports whether Commit has succeeded: only a committed
-// workflow can run.
-func (w *Workflow) Committed() bool { return w.committed }
-
 // withRegistry sets inv.Mastra, for a step called with ctx, to the
 // workflow's registry, or else to the registry of the tool call the run
 // is inside.

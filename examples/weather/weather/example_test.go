@@ -10,7 +10,6 @@ import (
 
 	"github.com/gomastra/mastra/agent"
 	"github.com/gomastra/mastra/examples/weather/weather"
-	"github.com/gomastra/mastra/model"
 	"github.com/gomastra/mastra/model/mock"
 	"github.com/gomastra/mastra/stream"
 	"github.com/gomastra/mastra/tools"
@@ -181,10 +180,8 @@ func ExampleNewAgent() {
 		fmt.Println(err)
 		return
 	}
-	for _, c := range out.ToolResults {
-		p := c.Payload.(stream.ToolResultPayload)
-		b, _ := json.Marshal(p.Result)
-		fmt.Printf("%s: %s\n", p.ToolName, b)
+	for _, r := range out.Results() {
+		fmt.Printf("%s: %s\n", r.ToolName, r.Result)
 	}
 	fmt.Println(out.FinishReason+":", out.Text)
 	// Output:
@@ -217,16 +214,17 @@ func Example_clientTool() {
 		fmt.Println(err)
 		return
 	}
-	call := out.ToolCalls[0].Payload.(stream.ToolCallPayload)
-	fmt.Printf("%s, pending %s, %d results\n", out.FinishReason, call.ToolName, len(out.ToolResults))
+	call := out.ClientToolCalls()[0]
+	fmt.Printf("%s, pending %s, %d results\n", out.FinishReason, call.ToolName, len(out.Results()))
 
 	// The browser answers; the client sends the conversation back.
 	location := weather.UserLocation{Location: "Tulsa"}
-	out, err = weatherAgent.Generate(ctx, []model.Message{
-		model.UserText("Weather here?"),
-		model.Assistant(model.ToolCall(call.ToolCallID, call.ToolName, call.Args)),
-		model.ToolMessage(model.ToolResultPart{ToolCallID: call.ToolCallID, ToolName: call.ToolName, Output: model.JSONOutput(location)}),
-	}, clientTools)
+	next, err := out.ContinueMessages(agent.ClientToolResult{ToolCallID: call.ToolCallID, Output: location})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	out, err = weatherAgent.Generate(ctx, next, clientTools)
 	if err != nil {
 		fmt.Println(err)
 		return
