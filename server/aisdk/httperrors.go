@@ -9,14 +9,14 @@ import (
 )
 
 // writeJSONError answers err as {"error": message[, "issues": [...]]}
-// with its status (statusOf): the message escaped as JSON.stringify
+// with its status (statusOf), at most wire.MaxIssues issues: the message escaped as JSON.stringify
 // escapes a JavaScript string (wire.Stringify), the issues as it writes
 // them after encoding/json (wire.StringifyReplaced).
 func writeJSONError(w http.ResponseWriter, err error) {
 	status, msg, issues := statusOf(err)
 	ow := wire.NewObjectWriter(nil, wire.JSMode).Str("error", msg)
 	if len(issues) > 0 {
-		ow.Value("issues", issues)
+		ow.Value("issues", wire.Capped(issues))
 	}
 	wire.WriteJSON(w, status, ow.Bytes())
 }
