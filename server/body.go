@@ -32,6 +32,9 @@ func (s *Server) readBody(r *http.Request) ([]byte, error) {
 		if errors.As(err, &mbe) {
 			return nil, errTooLarge
 		}
+		if isBodyTimeout(err) {
+			return nil, errBodyTimeout
+		}
 		return nil, errorf(http.StatusBadRequest, "Failed to read request body")
 	}
 	if int64(len(b)) > s.maxBody {
