@@ -71,4 +71,3 @@ func TestRunCutsSlowBodies(t *testing.T) {
 		t.Errorf("answered %q", line)
 	}
 }
-
