@@ -48,13 +48,21 @@ type fields map[string]json.RawMessage
 
 // readFields reads and decodes a JSON object body. An empty body is {}.
 // Invalid JSON is Mastra's 400 with the parser's message (V8's text) on
-// the field "body"; a body that is not an object fails on "root".
+// the field "body"; a body that is not an object fails on "root"; an id
+// no storage may hold (wire.BodyIDIssues) fails on its field.
 func (s *Server) readFields(r *http.Request) (fields, error) {
 	b, err := s.readBody(r)
 	if err != nil {
 		return nil, err
 	}
-	return parseFields(b)
+	f, err := parseFields(b)
+	if err != nil {
+		return nil, err
+	}
+	if issues := wire.BodyIDIssues(f); len(issues) > 0 {
+		return nil, invalidBody(issues...)
+	}
+	return f, nil
 }
 
 func parseFields(b []byte) (fields, error) {

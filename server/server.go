@@ -202,7 +202,7 @@ func (s *Server) routeTable() []route {
 func (s *Server) routes() {
 	s.mux = http.NewServeMux()
 	for _, rt := range s.routeTable() {
-		s.mux.HandleFunc(rt.method+" "+s.prefix+rt.path, rt.h)
+		s.mux.HandleFunc(rt.method+" "+s.prefix+rt.path, s.checkPathIDs(rt.path, rt.h))
 	}
 	apiRoot := s.prefix
 	if apiRoot == "" {
@@ -310,6 +310,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		r.Body = http.MaxBytesReader(rw, r.Body, s.maxBody)
 	}
 	timeBody(rw, r, s.opts.BodyReadTimeout)
+	if err := checkQueryIDs(r); err != nil {
+		s.writeError(rw, r, err)
+		return
+	}
 	s.mux.ServeHTTP(rw, r)
 }
 

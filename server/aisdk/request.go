@@ -90,6 +90,9 @@ func ParseChatRequest(body []byte) (*ChatRequest, error) {
 		}
 		return nil, invalidBody(Issue{Field: "root", Message: "Invalid input: expected object, received " + zodmsg.TypeOf(t)})
 	}
+	if issues := wire.BodyIDIssues(fields); len(issues) > 0 {
+		return nil, invalidBody(issues...)
+	}
 	v := &bodyReader{f: fields}
 	req := &ChatRequest{
 		ID:         v.str("id"),
