@@ -4,7 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"github.com/gomastra/mastra/internal/mastratest"
+	"github.com/gomastra/mastra/internal/badidtest"
 	"github.com/gomastra/mastra/server"
 	"github.com/gomastra/mastra/server/aisdk"
 	"github.com/gomastra/mastra/storage/sqlite"
@@ -19,6 +19,6 @@ func TestBadIDsAreRefusedAtTheEdge(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	m := mastratest.BadIDApp(st)
-	mastratest.CheckBadIDs(t, server.New(m, server.Options{Routes: []server.Route{aisdk.ChatRoute(m, aisdk.ChatRouteOptions{})}}))
+	m := badidtest.BadIDApp(st)
+	badidtest.CheckBadIDs(t, server.New(m, server.Options{Routes: []server.Route{aisdk.ChatRoute(m, aisdk.ChatRouteOptions{})}}))
 }

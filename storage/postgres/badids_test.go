@@ -8,7 +8,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/gomastra/mastra/internal/mastratest"
+	"github.com/gomastra/mastra/internal/badidtest"
 	"github.com/gomastra/mastra/server"
 	"github.com/gomastra/mastra/server/aisdk"
 	"github.com/gomastra/mastra/storage/postgres/internal/pgtest"
@@ -23,8 +23,8 @@ func TestBadIDsAreRefusedAtTheEdge(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = st.Close() })
-	m := mastratest.BadIDApp(st)
-	mastratest.CheckBadIDs(t, server.New(m, server.Options{Routes: []server.Route{aisdk.ChatRoute(m, aisdk.ChatRouteOptions{})}}))
+	m := badidtest.BadIDApp(st)
+	badidtest.CheckBadIDs(t, server.New(m, server.Options{Routes: []server.Route{aisdk.ChatRoute(m, aisdk.ChatRouteOptions{})}}))
 }
 
 // TestDatabaseErrorsStayInTheLog: a statement PostgreSQL refuses (here
@@ -46,7 +46,7 @@ func TestDatabaseErrorsStayInTheLog(t *testing.T) {
 		t.Fatal(err)
 	}
 	var logged strings.Builder
-	h := server.New(mastratest.BadIDApp(st), server.Options{Logger: slog.New(slog.NewTextHandler(&logged, nil))})
+	h := server.New(badidtest.BadIDApp(st), server.Options{Logger: slog.New(slog.NewTextHandler(&logged, nil))})
 	for _, target := range []string{"/api/workflows/one-step/runs", "/api/agents/mem-agent/suspended-runs"} {
 		rec := httptest.NewRecorder()
 		h.ServeHTTP(rec, httptest.NewRequest("GET", target, nil))

@@ -1,4 +1,8 @@
-package mastratest
+// Package badidtest holds the requests that pass ids no storage may hold
+// (a NUL character) to the server, and the app they address, so that the
+// server's tests (on SQLite) and storage/postgres's run the same ones. It
+// is for tests only.
+package badidtest
 
 import (
 	"context"
