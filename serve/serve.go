@@ -9,7 +9,9 @@
 //	}
 //
 // Flags and environment (flags win): -host / HOST (default 127.0.0.1),
-// -port / PORT (default 4111), -storage / MASTRA_STORAGE_URL (a SQLite
+// -port / PORT (default 4111), -body-timeout / MASTRA_BODY_TIMEOUT (the
+// time a client may take to send a request body, default 60s, 0 for no
+// limit), -storage / MASTRA_STORAGE_URL (a SQLite
 // file, default .mastra/mastra.db, or ":memory:"; other URLs with the
 // driver given to WithStorage, such as postgres:// with
 // serve.WithStorage(postgres.Driver)), -token / MASTRA_AUTH_TOKEN (a
@@ -80,6 +82,10 @@ type Config struct {
 	// ShutdownGrace bounds how long in-flight requests may take after a
 	// stop is asked (default 10 s); their contexts are then canceled.
 	ShutdownGrace time.Duration
+	// BodyTimeout bounds the time a client may take to send a request
+	// body (server.Options.BodyReadTimeout: default 60 s, negative for
+	// none); it never cuts a response, a long stream included.
+	BodyTimeout time.Duration
 	// Summary, when set, receives the start-up summary once the server
 	// listens: its URL and what is served where (studio, API, chat route,
 	// extensions).
@@ -136,12 +142,16 @@ func parseFlags(args []string, getenv func(string) string, stderr io.Writer, cfg
 	fs.StringVar(&cfg.StorageURL, "storage", or(getenv("MASTRA_STORAGE_URL"), ".mastra/mastra.db"), storageUsage(cfg.Drivers))
 	fs.StringVar(&cfg.Token, "token", getenv("MASTRA_AUTH_TOKEN"), "bearer token the API requires (env MASTRA_AUTH_TOKEN)")
 	studioFlag := fs.String("studio", or(getenv("MASTRA_STUDIO"), "true"), `serve the dev studio at "/": "true" or "false" (env MASTRA_STUDIO)`)
+	fs.DurationVar(&cfg.BodyTimeout, "body-timeout", envDuration(getenv("MASTRA_BODY_TIMEOUT"), server.DefaultBodyReadTimeout), "time a client may take to send a request body; 0 for no limit (env MASTRA_BODY_TIMEOUT)")
 	recoverRuns := fs.String("recover", getenv("MASTRA_RECOVER_RUNS"), `finish runs a dead process left running: "true" or "false" (env MASTRA_RECOVER_RUNS; default true for SQLite, false for shared storages)`)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
 		}
 		return 2
+	}
+	if cfg.BodyTimeout == 0 {
+		cfg.BodyTimeout = -1 // server.Options: negative for none
 	}
 	cfg.NoStudio = *studioFlag == "false" || *studioFlag == "0"
 	cfg.Recover = storage.Scheme(cfg.StorageURL) == ""
@@ -201,7 +211,7 @@ func Run(ctx context.Context, cfg Config, getenv func(string) string, log *slog.
 	if err != nil {
 		return err
 	}
-	opts := server.Options{BearerToken: cfg.Token, Logger: log,
+	opts := server.Options{BearerToken: cfg.Token, Logger: log, BodyReadTimeout: cfg.BodyTimeout,
 		// The AI SDK chat route (Mastra's chatRoute), for useChat front ends.
 		Routes: []server.Route{aisdk.ChatRoute(app.Mastra, aisdk.ChatRouteOptions{Chat: aisdk.ChatOptions{Stream: aisdk.StreamOptions{IncludeSubAgentMetadata: true}}})},
 	}
@@ -283,6 +293,15 @@ func closeMounts(mounts []*Mount) {
 			m.Close()
 		}
 	}
+}
+
+// envDuration is v parsed as a time.Duration ("90s"), or def when v is
+// empty or not a duration.
+func envDuration(v string, def time.Duration) time.Duration {
+	if d, err := time.ParseDuration(v); err == nil {
+		return d
+	}
+	return def
 }
 
 func or(v, def string) string {

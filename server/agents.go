@@ -342,12 +342,8 @@ func parseSchema(raw json.RawMessage) (schema.Schema, error) {
 // description?, inputSchema? | parameters?, outputSchema?}, each made an
 // execute-less tool the client runs.
 func (v *validator) clientTools() tools.Set {
-	m, ok := v.object("clientTools")
-	if !ok {
-		return nil
-	}
-	set := make(tools.Set, len(m))
-	for key, raw := range m {
+	set := tools.Set{}
+	for key, raw := range v.members("clientTools") {
 		field := "clientTools." + key
 		var def struct {
 			ID           string          `json:"id"`

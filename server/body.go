@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"iter"
 	"math"
 	"net/http"
 	"reflect"
@@ -31,6 +32,9 @@ func (s *Server) readBody(r *http.Request) ([]byte, error) {
 		if errors.As(err, &mbe) {
 			return nil, errTooLarge
 		}
+		if isBodyTimeout(err) {
+			return nil, errBodyTimeout
+		}
 		return nil, errorf(http.StatusBadRequest, "Failed to read request body")
 	}
 	if int64(len(b)) > s.maxBody {
@@ -44,13 +48,21 @@ type fields map[string]json.RawMessage
 
 // readFields reads and decodes a JSON object body. An empty body is {}.
 // Invalid JSON is Mastra's 400 with the parser's message (V8's text) on
-// the field "body"; a body that is not an object fails on "root".
+// the field "body"; a body that is not an object fails on "root"; an id
+// no storage may hold (wire.BodyIDIssues) fails on its field.
 func (s *Server) readFields(r *http.Request) (fields, error) {
 	b, err := s.readBody(r)
 	if err != nil {
 		return nil, err
 	}
-	return parseFields(b)
+	f, err := parseFields(b)
+	if err != nil {
+		return nil, err
+	}
+	if issues := wire.BodyIDIssues(f); len(issues) > 0 {
+		return nil, invalidBody(issues...)
+	}
+	return f, nil
 }
 
 func parseFields(b []byte) (fields, error) {
@@ -74,15 +86,18 @@ func parseFields(b []byte) (fields, error) {
 // validator collects the issues of one body.
 type validator struct {
 	f      fields
-	issues []wire.Issue
+	issues wire.Issues
 	// fatal is an error found while reading the body that is not a body
 	// issue (a thread of another resource: 403); issues take precedence.
 	fatal error
 }
 
-func (v *validator) add(field, msg string) {
-	v.issues = append(v.issues, wire.Issue{Field: field, Message: msg})
-}
+// add records an issue; past wire.MaxIssues issues it records nothing
+// (loops over a body's elements stop once v.full()).
+func (v *validator) add(field, msg string) { v.issues.Add(field, msg) }
+
+// full reports whether v holds as many issues as an answer lists.
+func (v *validator) full() bool { return v.issues.Full() }
 
 func (v *validator) err() error {
 	if len(v.issues) == 0 {
@@ -167,6 +182,28 @@ func (v *validator) object(key string) (fields, bool) {
 	return m, true
 }
 
+// members yields the members of an optional object field in the order
+// written, one at a time, until v is full; a field that is not an object
+// is an issue.
+func (v *validator) members(key string) iter.Seq2[string, json.RawMessage] {
+	return func(yield func(string, json.RawMessage) bool) {
+		raw, ok := v.f[key]
+		if !ok {
+			return
+		}
+		if zodmsg.TypeOf(raw) != "object" {
+			v.add(key, zodmsg.Expected("object", raw))
+			return
+		}
+		err := wire.EachMember(raw, func(k string, val json.RawMessage) bool {
+			return !v.full() && yield(k, val)
+		})
+		if err != nil {
+			v.add(key, zodmsg.Expected("object", raw))
+		}
+	}
+}
+
 // strings reads an optional array of strings.
 func (v *validator) strings(key string) ([]string, bool) {
 	raw, ok := v.f[key]
@@ -177,21 +214,24 @@ func (v *validator) strings(key string) ([]string, bool) {
 		v.add(key, zodmsg.Expected("array", raw))
 		return nil, false
 	}
-	var items []json.RawMessage
-	if json.Unmarshal(raw, &items) != nil {
-		v.add(key, zodmsg.Expected("array", raw))
-		return nil, false
-	}
-	out := make([]string, 0, len(items))
+	var out []string
 	good := true
-	for i, it := range items {
+	err := wire.EachElement(raw, func(i int, it json.RawMessage) bool {
 		var s string
 		if zodmsg.TypeOf(it) != "string" || json.Unmarshal(it, &s) != nil {
 			v.add(key+"."+strconv.Itoa(i), zodmsg.Expected("string", it))
 			good = false
-			continue
+			return !v.full()
 		}
 		out = append(out, s)
+		return true
+	})
+	if err != nil {
+		v.add(key, zodmsg.Expected("array", raw))
+		return nil, false
+	}
+	if out == nil {
+		out = []string{}
 	}
 	return out, good
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/gomastra/mastra/internal/wire"
 	"github.com/gomastra/mastra/mastraerror"
+	"github.com/gomastra/mastra/storage"
 )
 
 // httpError is an error with the HTTP status and body Mastra's handlers
@@ -39,12 +40,17 @@ func invalidQuery(issues ...wire.Issue) *httpError {
 // own, an *Error's details.status or its ID's status, a storage conflict
 // 409, a timeout 504, else 500); the message and issues are an
 // *httpError's, else mastraerror.Message's (an *Error's Message, or the
-// error's text, as Mastra's handleError answers).
+// error's text, as Mastra's handleError answers) — except a database's
+// error (storage.IsDatabaseError), answered "Internal Server Error": its
+// text goes to the log only (writeError logs every 5xx).
 func statusOf(err error) (int, string, []wire.Issue) {
 	status := mastraerror.HTTPStatus(err)
 	var he *httpError
 	if errors.As(err, &he) {
 		return status, he.msg, he.issues
+	}
+	if status >= 500 && storage.IsDatabaseError(err) {
+		return status, "Internal Server Error", nil
 	}
 	return status, mastraerror.Message(err), nil
 }

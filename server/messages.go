@@ -45,18 +45,25 @@ func parseMessages(field string, raw json.RawMessage) (any, *wire.Issue) {
 // UI message whose parts hold tool calls becomes several model messages
 // (see uiMessages).
 func parseMessageList(field string, raw json.RawMessage) ([]model.Message, *wire.Issue) {
-	var items []json.RawMessage
-	if err := json.Unmarshal(raw, &items); err != nil {
-		return nil, &wire.Issue{Field: field, Message: zodmsg.Expected("array", raw)}
-	}
-	msgs := make([]model.Message, 0, len(items))
-	for i, it := range items {
-		path := field + "." + strconv.Itoa(i)
+	var msgs []model.Message
+	var issue *wire.Issue
+	err := wire.EachElement(raw, func(i int, it json.RawMessage) bool {
 		m, err := parseMessage(it)
 		if err != nil {
-			return nil, &wire.Issue{Field: path, Message: err.Error()}
+			issue = &wire.Issue{Field: field + "." + strconv.Itoa(i), Message: err.Error()}
+			return false
 		}
 		msgs = append(msgs, m...)
+		return true
+	})
+	if err != nil {
+		return nil, &wire.Issue{Field: field, Message: zodmsg.Expected("array", raw)}
+	}
+	if issue != nil {
+		return nil, issue
+	}
+	if msgs == nil {
+		msgs = []model.Message{}
 	}
 	return msgs, nil
 }

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/gomastra/mastra"
 	"github.com/gomastra/mastra/internal/wire"
@@ -21,6 +22,9 @@ import (
 // (4.5 × 1024 × 1024 bytes).
 const DefaultMaxBodyBytes int64 = 4718592
 
+// DefaultBodyReadTimeout is the default Options.BodyReadTimeout.
+const DefaultBodyReadTimeout = 60 * time.Second
+
 // Options configure a [Server].
 type Options struct {
 	// APIPrefix is where the API lives (default "/api"). "/" serves it at
@@ -29,6 +33,14 @@ type Options struct {
 	// MaxBodyBytes bounds request bodies (default DefaultMaxBodyBytes).
 	// A larger body is answered 413 {"error":"Request body too large"}.
 	MaxBodyBytes int64
+	// BodyReadTimeout bounds the time a client may take to send a request
+	// body, from the handler's start (default DefaultBodyReadTimeout; a
+	// negative value: no bound). A body not received in time is answered
+	// 408 {"error":"Request Timeout"} and its connection closed. Once the
+	// body is read the bound is lifted: it never cuts a response, a long
+	// SSE stream included. It needs an http.Server whose connections
+	// support read deadlines (http.ResponseController.SetReadDeadline).
+	BodyReadTimeout time.Duration
 	// Auth, when set, authenticates every request except CORS preflights
 	// and GET /health. An error is answered 401 {"error":"Unauthorized"}.
 	// A non-empty resourceID is the caller's resource (Mastra's
@@ -119,6 +131,9 @@ func New(m *mastra.Mastra, opts Options) *Server {
 	if opts.APIPrefix == "" {
 		opts.APIPrefix = "/api"
 	}
+	if opts.BodyReadTimeout == 0 {
+		opts.BodyReadTimeout = DefaultBodyReadTimeout
+	}
 	if opts.MaxBodyBytes <= 0 {
 		opts.MaxBodyBytes = DefaultMaxBodyBytes
 	}
@@ -183,7 +198,7 @@ func (s *Server) routeTable() []route {
 func (s *Server) routes() {
 	s.mux = http.NewServeMux()
 	for _, rt := range s.routeTable() {
-		s.mux.HandleFunc(rt.method+" "+s.prefix+rt.path, rt.h)
+		s.mux.HandleFunc(rt.method+" "+s.prefix+rt.path, s.checkPathIDs(rt.path, rt.h))
 	}
 	apiRoot := s.prefix
 	if apiRoot == "" {
@@ -289,6 +304,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if r.Body != nil && r.Body != http.NoBody {
 		r.Body = http.MaxBytesReader(rw, r.Body, s.maxBody)
+	}
+	timeBody(rw, r, s.opts.BodyReadTimeout)
+	if err := checkQueryIDs(r); err != nil {
+		s.writeError(rw, r, err)
+		return
 	}
 	s.mux.ServeHTTP(rw, r)
 }

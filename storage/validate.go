@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
+	"unicode/utf8"
 )
 
 // The checks below are the argument rules both backends of this module
@@ -11,6 +13,22 @@ import (
 // beyond the interfaces' contracts). Their errors read as the failing
 // call's, without the backend's prefix: a backend wraps them with its own
 // ("sqlite: ", "postgres: ").
+
+// CheckID returns an error when id cannot be a run, thread, resource or
+// message id in every storage: when it holds a NUL character (U+0000),
+// which PostgreSQL's text cannot store and SQLite's can, or is not valid
+// UTF-8. Servers check the ids a client sends with it, so that an id is
+// refused the same way whatever the storage. An empty id passes: whether
+// one is required is the caller's rule.
+func CheckID(id string) error {
+	if strings.IndexByte(id, 0) >= 0 {
+		return errors.New("must not contain a NUL character (U+0000)")
+	}
+	if !utf8.ValidString(id) {
+		return errors.New("must be valid UTF-8")
+	}
+	return nil
+}
 
 // CheckJSON returns an error when raw is neither empty nor valid JSON. An
 // empty value is allowed: backends store it as NULL.

@@ -45,3 +45,11 @@ func TestChecks(t *testing.T) {
 		}
 	}
 }
+
+func TestCheckID(t *testing.T) {
+	for id, ok := range map[string]bool{"": true, "run-1": true, "é✓": true, "a\x00b": false, "\xff": false} {
+		if err := CheckID(id); (err == nil) != ok {
+			t.Errorf("CheckID(%q) = %v", id, err)
+		}
+	}
+}

@@ -6,17 +6,18 @@ import (
 
 	"github.com/gomastra/mastra/internal/wire"
 	"github.com/gomastra/mastra/mastraerror"
+	"github.com/gomastra/mastra/storage"
 )
 
 // writeJSONError answers err as {"error": message[, "issues": [...]]}
-// with its status (statusOf): the message escaped as JSON.stringify
+// with its status (statusOf), at most wire.MaxIssues issues: the message escaped as JSON.stringify
 // escapes a JavaScript string (wire.Stringify), the issues as it writes
 // them after encoding/json (wire.StringifyReplaced).
 func writeJSONError(w http.ResponseWriter, err error) {
 	status, msg, issues := statusOf(err)
 	ow := wire.NewObjectWriter(nil, wire.JSMode).Str("error", msg)
 	if len(issues) > 0 {
-		ow.Value("issues", issues)
+		ow.Value("issues", wire.Capped(issues))
 	}
 	wire.WriteJSON(w, status, ow.Bytes())
 }
@@ -25,12 +26,17 @@ func writeJSONError(w http.ResponseWriter, err error) {
 // is mastraerror.HTTPStatus's (a *RequestError's own, an *Error's
 // details.status or its ID's status, a storage conflict 409, a timeout
 // 504, else 500); the message and issues are a *RequestError's, else
-// mastraerror.Message's (an *Error's Message, or the error's text).
+// mastraerror.Message's (an *Error's Message, or the error's text), or
+// "Internal Server Error" for a database's error (storage.IsDatabaseError),
+// whose text is for the log only.
 func statusOf(err error) (int, string, []Issue) {
 	status := mastraerror.HTTPStatus(err)
 	var re *RequestError
 	if errors.As(err, &re) {
 		return status, re.Message, re.Issues
+	}
+	if status >= 500 && storage.IsDatabaseError(err) {
+		return status, "Internal Server Error", nil
 	}
 	return status, mastraerror.Message(err), nil
 }

@@ -76,7 +76,7 @@ func invalidBody(issues ...Issue) *RequestError {
 
 // ParseChatRequest decodes and checks a chat request body. Fields of the
 // wrong type are reported as a *RequestError (400 "Invalid request body")
-// naming each field, with Zod's wording; a body that is not JSON names the
+// naming each field (the first wire.MaxIssues of them), with Zod's wording; a body that is not JSON names the
 // parser's complaint.
 func ParseChatRequest(body []byte) (*ChatRequest, error) {
 	t := bytes.TrimSpace(body)
@@ -89,6 +89,9 @@ func ParseChatRequest(body []byte) (*ChatRequest, error) {
 			return nil, invalidBody(Issue{Field: "body", Message: syntaxMessage(body)})
 		}
 		return nil, invalidBody(Issue{Field: "root", Message: "Invalid input: expected object, received " + zodmsg.TypeOf(t)})
+	}
+	if issues := wire.BodyIDIssues(fields); len(issues) > 0 {
+		return nil, invalidBody(issues...)
 	}
 	v := &bodyReader{f: fields}
 	req := &ChatRequest{
@@ -126,12 +129,10 @@ func ParseChatRequest(body []byte) (*ChatRequest, error) {
 // bodyReader reads a body's fields, collecting issues.
 type bodyReader struct {
 	f      map[string]json.RawMessage
-	issues []Issue
+	issues wire.Issues
 }
 
-func (v *bodyReader) add(field, msg string) {
-	v.issues = append(v.issues, Issue{Field: field, Message: msg})
-}
+func (v *bodyReader) add(field, msg string) { v.issues.Add(field, msg) }
 
 // str reads an optional string (null counts as absent).
 func (v *bodyReader) str(key string) string {
@@ -167,37 +168,50 @@ func (v *bodyReader) messages() []UIMessage {
 		v.add("messages", "Invalid input: expected array, received undefined")
 		return nil
 	}
-	var items []json.RawMessage
-	if zodmsg.TypeOf(raw) != "array" || json.Unmarshal(raw, &items) != nil {
+	if zodmsg.TypeOf(raw) != "array" {
 		v.add("messages", zodmsg.Expected("array", raw))
 		return nil
 	}
-	msgs := make([]UIMessage, 0, len(items))
-	for i, it := range items {
-		field := "messages." + strconv.Itoa(i)
-		if zodmsg.TypeOf(it) != "object" {
-			v.add(field, zodmsg.Expected("object", it))
-			continue
+	var msgs []UIMessage
+	err := wire.EachElement(raw, func(i int, it json.RawMessage) bool {
+		if m, ok := v.message("messages."+strconv.Itoa(i), it); ok {
+			msgs = append(msgs, m)
 		}
-		var m UIMessage
-		if err := json.Unmarshal(it, &m); err != nil {
-			v.add(field, "Invalid input: "+err.Error())
-			continue
-		}
-		switch m.Role {
-		case "system", "user", "assistant":
-		case "":
-			v.add(field+".role", "Invalid input: expected string, received undefined")
-			continue
-		default:
-			if len(m.Parts) > 0 || len(m.Content) == 0 {
-				v.add(field+".role", `Invalid option: expected one of "system"|"user"|"assistant"`)
-				continue
-			}
-		}
-		msgs = append(msgs, m)
+		return !v.issues.Full()
+	})
+	if err != nil {
+		v.add("messages", zodmsg.Expected("array", raw))
+		return nil
+	}
+	if msgs == nil {
+		msgs = []UIMessage{}
 	}
 	return msgs
+}
+
+// message reads one element of messages, field being its path.
+func (v *bodyReader) message(field string, it json.RawMessage) (UIMessage, bool) {
+	var m UIMessage
+	if zodmsg.TypeOf(it) != "object" {
+		v.add(field, zodmsg.Expected("object", it))
+		return m, false
+	}
+	if err := json.Unmarshal(it, &m); err != nil {
+		v.add(field, "Invalid input: "+err.Error())
+		return m, false
+	}
+	switch m.Role {
+	case "system", "user", "assistant":
+	case "":
+		v.add(field+".role", "Invalid input: expected string, received undefined")
+		return m, false
+	default:
+		if len(m.Parts) > 0 || len(m.Content) == 0 {
+			v.add(field+".role", `Invalid option: expected one of "system"|"user"|"assistant"`)
+			return m, false
+		}
+	}
+	return m, true
 }
 
 // memory reads {thread: string | {id}, resource?}.

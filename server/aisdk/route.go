@@ -7,6 +7,7 @@ import (
 	"iter"
 	"log/slog"
 	"net/http"
+	"os"
 	"regexp"
 	"strings"
 	"time"
@@ -128,6 +129,10 @@ func (h *chatHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
 			writeJSONError(w, &RequestError{Status: http.StatusRequestEntityTooLarge, Message: "Request body too large"})
+			return
+		}
+		if errors.Is(err, os.ErrDeadlineExceeded) { // server.Options.BodyReadTimeout
+			writeJSONError(w, &RequestError{Status: http.StatusRequestTimeout, Message: "Request Timeout"})
 			return
 		}
 		writeJSONError(w, &RequestError{Status: http.StatusBadRequest, Message: "Failed to read request body"})
