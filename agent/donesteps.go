@@ -1,8 +1,6 @@
 package agent
 
 import (
-	"encoding/json"
-
 	"github.com/gomastra/mastra/model"
 	"github.com/gomastra/mastra/stream"
 )
@@ -18,13 +16,10 @@ type doneStep struct {
 }
 
 // stepReport is what a finished step's record holds that its state does
-// not: its finish reason, its response's metadata, and its tool-call and
-// tool-result chunks.
+// not: its finish reason and its response's metadata.
 type stepReport struct {
-	Reason      model.FinishReason `json:"reason"`
-	Response    responseMeta       `json:"response"`
-	ToolCalls   storedChunks       `json:"toolCalls,omitempty"`
-	ToolResults storedChunks       `json:"toolResults,omitempty"`
+	Reason   model.FinishReason `json:"reason"`
+	Response responseMeta       `json:"response"`
 }
 
 // responseMeta is a step's Response without its messages (the run's
@@ -36,63 +31,27 @@ type responseMeta struct {
 	ModelMetadata stream.ModelMetadata `json:"modelMetadata"`
 }
 
-// storedChunks are a step's tool-call or tool-result chunks as a run's
-// state keeps them. Decoded, a tool result's value and the members of
-// the chunks' metadata maps come back as the JSON text they were saved
-// as (json.RawMessage), so that the chunks encode exactly as they did.
-type storedChunks []stream.Chunk
-
-// UnmarshalJSON decodes the chunks, keeping results and metadata as text.
-func (s *storedChunks) UnmarshalJSON(b []byte) error {
-	var raws []json.RawMessage
-	if err := json.Unmarshal(b, &raws); err != nil {
-		return err
-	}
-	out := make([]stream.Chunk, len(raws))
-	for i, raw := range raws {
-		if err := json.Unmarshal(raw, &out[i]); err != nil {
-			return err
-		}
-		var w struct {
-			Metadata map[string]json.RawMessage `json:"metadata"`
-			Payload  struct {
-				Result           json.RawMessage            `json:"result"`
-				ProviderMetadata map[string]json.RawMessage `json:"providerMetadata"`
-			} `json:"payload"`
-		}
-		if err := json.Unmarshal(raw, &w); err != nil {
-			return err
-		}
-		if w.Metadata != nil {
-			out[i].Metadata = rawMembers(w.Metadata)
-		}
-		switch p := out[i].Payload.(type) {
-		case stream.ToolResultPayload:
-			if len(w.Payload.Result) > 0 {
-				p.Result = w.Payload.Result
-			}
-			if w.Payload.ProviderMetadata != nil {
-				p.ProviderMetadata = rawMembers(w.Payload.ProviderMetadata)
-			}
-			out[i].Payload = p
-		case stream.ToolCallPayload:
-			if w.Payload.ProviderMetadata != nil {
-				p.ProviderMetadata = rawMembers(w.Payload.ProviderMetadata)
-			}
-			out[i].Payload = p
+// stepChunks are the tool-call and tool-result chunks step p was
+// reported with: the model call's (its calls, the results of the
+// provider's own tools), then the result of each call that has one, in
+// call order.
+func stepChunks(runID string, p *stepState) (calls, results []stream.Chunk) {
+	calls = p.ToolCalls
+	if len(calls) == 0 {
+		// A step saved without its chunks: its calls as the stream
+		// reported them.
+		for _, c := range p.Calls {
+			calls = append(calls, stream.Chunk{Type: stream.TypeToolCall, RunID: runID, From: stream.FromAgent,
+				Payload: stream.ToolCallPayload{ToolCallID: c.ID, ToolName: c.Name, Args: argsOrEmpty(c.Args)}})
 		}
 	}
-	*s = out
-	return nil
-}
-
-// rawMembers is m with its values as any.
-func rawMembers(m map[string]json.RawMessage) map[string]any {
-	out := make(map[string]any, len(m))
-	for k, v := range m {
-		out[k] = v
+	results = append(results, p.ProviderResults...)
+	for _, c := range p.Calls {
+		if c.Reported != nil {
+			results = append(results, stream.Chunk(*c.Reported))
+		}
 	}
-	return out
+	return clip(calls), clip(results)
 }
 
 // restoreSteps gives a resumed run's report the steps it had finished

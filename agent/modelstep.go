@@ -36,7 +36,7 @@ func (r *run) modelStep(out sink) bool {
 		return false
 	}
 	a.step.AfterResume = r.state.Resumed
-	r.report.stepCalls, r.report.stepResults = a.toolCalls, a.toolResults
+	a.step.ToolCalls, a.step.ProviderResults = a.toolCalls, a.toolResults
 	if err := r.change(stateChange{Step: &a.step}, true); err != nil {
 		r.fail(out, err)
 		return false

@@ -20,9 +20,6 @@ type report struct {
 	// them.
 	steps   []Step
 	records []stream.StepRecord
-	// stepCalls and stepResults are the current step's tool-call and
-	// tool-result chunks.
-	stepCalls, stepResults []stream.Chunk
 	// resumedStep says the next step-finish is the one of the step a
 	// resume completed; stepObject that the current step produced the
 	// structured object.
@@ -44,18 +41,6 @@ func (rp *report) see(messages []model.Message) {
 	}
 }
 
-// restoreCalls gives a resumed step its tool-call chunks (they went out
-// with the stream that suspended; the step's record still lists them).
-func (rp *report) restoreCalls(runID string, p *stepState) {
-	if len(rp.stepCalls) > 0 {
-		return
-	}
-	for _, c := range p.Calls {
-		rp.stepCalls = append(rp.stepCalls, stream.Chunk{Type: stream.TypeToolCall, RunID: runID, From: stream.FromAgent,
-			Payload: stream.ToolCallPayload{ToolCallID: c.ID, ToolName: c.Name, Args: argsOrEmpty(c.Args)}})
-	}
-}
-
 // addStep records finished step n (d, as the run's state keeps it): its
 // chunks, content and response.
 func (r *run) addStep(n int, d doneStep) {
@@ -74,9 +59,10 @@ func (r *run) addStep(n int, d doneStep) {
 		}
 	}
 	m := d.Report.Response
+	calls, toolResults := stepChunks(r.opts.runID, p)
 	s := Step{
 		StepNumber: n, StepType: stepType, Sources: clip(p.Sources), Files: clip(p.Files),
-		ToolCalls: clip(d.Report.ToolCalls), ToolResults: clip(d.Report.ToolResults), Content: content,
+		ToolCalls: calls, ToolResults: toolResults, Content: content,
 		Text: p.Text, ReasoningText: p.Reasoning, Reasoning: []model.Part{},
 		FinishReason: d.Report.Reason, Usage: model.Usage(p.Usage), Warnings: clip(p.Warnings), Request: map[string]any{},
 		Response: Response{ID: m.ID, Timestamp: m.Timestamp, ModelID: m.ModelID, ModelMetadata: m.ModelMetadata,
@@ -92,7 +78,7 @@ func (r *run) addStep(n int, d doneStep) {
 
 // stepReport is how the pending step is reported once it ends with
 // reason: its response's metadata (the provider's, or the model's id and
-// now) and the chunks the stream has reported of it.
+// now).
 func (r *run) stepReport(reason model.FinishReason, meta *responseStamp) *stepReport {
 	m := responseMeta{ModelID: r.models.step.ModelID(), ModelMetadata: r.modelMetadata()}
 	ts := r.engine.Now()
@@ -106,10 +92,7 @@ func (r *run) stepReport(reason model.FinishReason, meta *responseStamp) *stepRe
 		}
 	}
 	m.Timestamp = ts.UTC().Format("2006-01-02T15:04:05.000Z")
-	rp := &r.report
-	rep := &stepReport{Reason: reason, Response: m, ToolCalls: clip(rp.stepCalls), ToolResults: clip(rp.stepResults)}
-	rp.stepCalls, rp.stepResults = nil, nil
-	return rep
+	return &stepReport{Reason: reason, Response: m}
 }
 
 // modelMetadata names the current step's model.

@@ -67,6 +67,11 @@ type stepState struct {
 	Sources          []model.Source         `json:"sources,omitempty"`
 	Files            []model.GeneratedFile  `json:"files,omitempty"`
 	ProviderMetadata model.ProviderMetadata `json:"providerMetadata,omitempty"`
+	// ToolCalls and ProviderResults are the tool-call chunks the model
+	// call was reported with and the tool-result chunks of the provider's
+	// own tools, for the step's record (with each call's Reported chunk).
+	ToolCalls       storedChunks `json:"toolCalls,omitempty"`
+	ProviderResults storedChunks `json:"providerResults,omitempty"`
 	// AfterResume says the model call came after the run was resumed:
 	// Mastra's step results then list no content (it reads a step's
 	// content between the step boundaries of its response messages,
@@ -93,6 +98,9 @@ type callState struct {
 	Status string `json:"status"`
 	// Result is the tool-result part of a done call.
 	Result *model.ToolResultPart `json:"result,omitempty"`
+	// Reported is the tool-result chunk a done call was reported with,
+	// for the step's record.
+	Reported *storedChunk `json:"reported,omitempty"`
 	// Value keeps a JSON result's text as the tool wrote it (key order
 	// and all), which decoding Result would lose.
 	Value json.RawMessage `json:"value,omitempty"`

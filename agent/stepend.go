@@ -13,13 +13,9 @@ import (
 // saved as suspended, unless its engine waits for the answer), or it
 // stopped or failed.
 func (r *run) callsStep(out sink, resume *resumeInput) (results []model.ToolResultPart, client, ok bool) {
-	r.report.restoreCalls(r.opts.runID, r.state.Pending)
 	for {
 		var held []stream.Chunk
 		for c := range r.dispatch(resume, r.recordOutcome, &held) {
-			if c.Type == stream.TypeToolResult {
-				r.report.stepResults = append(r.report.stepResults, c)
-			}
 			if !out(c) {
 				break
 			}
@@ -43,9 +39,14 @@ func (r *run) callsStep(out sink, resume *resumeInput) (results []model.ToolResu
 	}
 }
 
-// recordOutcome applies and saves one call's outcome (a save that fails
-// is logged: the call has run, and the run goes on).
+// recordOutcome applies and saves one call's outcome, a tool-result
+// chunk with it (a save that fails is logged: the call has run, and the
+// run goes on).
 func (r *run) recordOutcome(o callOutcome) {
+	if o.chunk.Type == stream.TypeToolResult {
+		reported := storedChunk(o.chunk)
+		o.call.Reported = &reported
+	}
 	if err := r.change(stateChange{Call: &callChange{Index: o.index, Call: o.call}}, true); err != nil {
 		r.agent.cfg.Logger.Error(err.Error(), "agent", r.agent.cfg.ID, "runId", r.opts.runID)
 	}
