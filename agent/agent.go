@@ -121,7 +121,7 @@ type Agent struct {
 	processors  []StepProcessor
 	// local keeps runs when no Storage is configured.
 	local    storage.Runs
-	registry registryRef // what the agent's tools reach as ctx.Mastra()
+	registry tools.RegistrySlot // what the agent's tools reach as ctx.Mastra()
 	// subThreads serialises delegations to this agent on one sub-thread.
 	subThreads threadLocks
 }

@@ -2,16 +2,9 @@ package agent
 
 import (
 	"maps"
-	"sync/atomic"
 
 	"github.com/gomastra/mastra/tools"
 )
-
-// registryRef holds the registry an agent was registered with. It is
-// read by every tool call and may be set while runs are going.
-type registryRef struct {
-	p atomic.Pointer[tools.Registry]
-}
 
 // UseRegistry makes reg the registry the agent's tools reach as
 // ctx.Mastra() (Mastra's __registerMastra); mastra.AddAgent calls it. A
@@ -21,21 +14,10 @@ type registryRef struct {
 // inherit their parent's ([tools.RegistryFrom]). UseRegistry is safe to
 // call while runs are going; tool calls that start afterwards see the
 // new registry.
-func (a *Agent) UseRegistry(reg tools.Registry) {
-	if reg == nil {
-		a.registry.p.Store(nil)
-		return
-	}
-	a.registry.p.Store(&reg)
-}
+func (a *Agent) UseRegistry(reg tools.Registry) { a.registry.Set(reg) }
 
 // Registry returns the registry given to UseRegistry, or nil.
-func (a *Agent) Registry() tools.Registry {
-	if p := a.registry.p.Load(); p != nil {
-		return *p
-	}
-	return nil
-}
+func (a *Agent) Registry() tools.Registry { return a.registry.Get() }
 
 // StaticTools returns the tools the agent has without a request
 // context, by key: Config.Tools and its signals' tools (not ToolsFunc's,
@@ -51,9 +33,4 @@ func (a *Agent) StaticTools() tools.Set {
 // registry is what the run's tools reach as ctx.Mastra(): the agent's
 // registry, or else the registry of the tool call the run was started
 // from.
-func (r *run) registry() tools.Registry {
-	if reg := r.agent.Registry(); reg != nil {
-		return reg
-	}
-	return tools.RegistryFrom(r.ctx)
-}
+func (r *run) registry() tools.Registry { return r.agent.registry.For(r.ctx) }

@@ -2,16 +2,9 @@ package workflows
 
 import (
 	"context"
-	"sync/atomic"
 
 	"github.com/gomastra/mastra/tools"
 )
-
-// registryRef holds the registry a workflow was registered with. It is
-// read by every step call and may be set while runs are going.
-type registryRef struct {
-	p atomic.Pointer[tools.Registry]
-}
 
 // UseRegistry makes reg the registry the workflow's steps reach as
 // ctx.Mastra() (Mastra's __registerMastra); mastra.AddWorkflow calls it.
@@ -20,29 +13,15 @@ type registryRef struct {
 // hands its steps the registry of that call ([tools.RegistryFrom]).
 // UseRegistry is safe to call while runs are going; steps that start
 // afterwards see the new registry.
-func (w *Workflow) UseRegistry(reg tools.Registry) {
-	if reg == nil {
-		w.registry.p.Store(nil)
-		return
-	}
-	w.registry.p.Store(&reg)
-}
+func (w *Workflow) UseRegistry(reg tools.Registry) { w.registry.Set(reg) }
 
 // Registry returns the registry given to UseRegistry, or nil.
-func (w *Workflow) Registry() tools.Registry {
-	if p := w.registry.p.Load(); p != nil {
-		return *p
-	}
-	return nil
-}
+func (w *Workflow) Registry() tools.Registry { return w.registry.Get() }
 
 // withRegistry sets inv.Mastra, for a step called with ctx, to the
 // workflow's registry, or else to the registry of the tool call the run
 // is inside.
 func (r *Run) withRegistry(ctx context.Context, inv *tools.Invocation) *tools.Invocation {
-	inv.Mastra = r.wf.Registry()
-	if inv.Mastra == nil {
-		inv.Mastra = tools.RegistryFrom(ctx)
-	}
+	inv.Mastra = r.wf.registry.For(ctx)
 	return inv
 }

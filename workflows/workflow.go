@@ -29,6 +29,7 @@ import (
 
 	"github.com/gomastra/mastra/schema"
 	"github.com/gomastra/mastra/storage"
+	"github.com/gomastra/mastra/tools"
 )
 
 // Config describes a workflow (Mastra's createWorkflow).
@@ -65,7 +66,7 @@ type Workflow struct {
 	committed bool
 	buildErr  error
 	local     storage.Runs
-	registry  registryRef // what steps reach as ctx.Mastra()
+	registry  tools.RegistrySlot // what steps reach as ctx.Mastra()
 	sweep     sweeper
 	graphCache
 }
