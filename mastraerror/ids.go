@@ -65,6 +65,9 @@ const (
 	// IDWorkflowResumeAmbiguous: several steps are suspended and none was
 	// named (400).
 	IDWorkflowResumeAmbiguous = "WORKFLOW_RESUME_AMBIGUOUS"
+	// IDWorkflowStartAlreadyClaimed: the run has started already, here,
+	// before a restart or in another process (409).
+	IDWorkflowStartAlreadyClaimed = "WORKFLOW_START_ALREADY_CLAIMED"
 )
 
 // The MCP client's error ids (package mcpclient), as in Mastra. Their

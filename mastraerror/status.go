@@ -31,6 +31,7 @@ var idStatus = map[string]int{
 	IDWorkflowStepInputValidationFailed:           400,
 	IDWorkflowResumeStepNotSuspended:              400,
 	IDWorkflowResumeAmbiguous:                     400,
+	IDWorkflowStartAlreadyClaimed:                 409, // Conflict
 	IDMCPServerToolInvalidInput:                   400,
 }
 

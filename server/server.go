@@ -54,9 +54,13 @@ type Options struct {
 	BearerToken string
 	// Logger defaults to the registry's logger.
 	Logger *slog.Logger
-	// MaxPendingRuns bounds the workflow runs made by create-run and not
-	// started yet (default 10000); beyond it the oldest is forgotten (a
-	// later start-async with its id simply makes a new run with that id).
+	// MaxPendingRuns is ignored.
+	//
+	// Deprecated: the workflow runs create-run makes are kept in the
+	// workflow's storage, pending, until they start (see
+	// workflows.Workflow.CreateStoredRun), not in the server's memory:
+	// every server over that storage, and the same one after a restart,
+	// starts and lists them alike.
 	MaxPendingRuns int
 	// MaxFinishedRuns is ignored.
 	//
@@ -137,15 +141,12 @@ func New(m *mastra.Mastra, opts Options) *Server {
 	if opts.MaxBodyBytes <= 0 {
 		opts.MaxBodyBytes = DefaultMaxBodyBytes
 	}
-	if opts.MaxPendingRuns <= 0 {
-		opts.MaxPendingRuns = 10000
-	}
 	log := opts.Logger
 	if log == nil {
 		log = m.Logger()
 	}
 	s := &Server{m: m, opts: opts, prefix: normalisePrefix(opts.APIPrefix), maxBody: opts.MaxBodyBytes, log: log,
-		runs: newRunRegistry(opts.MaxPendingRuns), schema: apiSchemaWith(opts.Routes)}
+		runs: newRunRegistry(), schema: apiSchemaWith(opts.Routes)}
 	s.bg, s.bgCancel = context.WithCancel(context.Background())
 	s.routes()
 	return s

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"container/list"
 	"context"
 	"encoding/json"
 	"errors"
@@ -9,7 +8,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/gomastra/mastra/internal/uuid"
@@ -17,6 +15,7 @@ import (
 	"github.com/gomastra/mastra/internal/zodmsg"
 	"github.com/gomastra/mastra/storage"
 	"github.com/gomastra/mastra/stream"
+	"github.com/gomastra/mastra/tools"
 	"github.com/gomastra/mastra/workflows"
 )
 
@@ -24,194 +23,6 @@ var (
 	errWorkflowNotFound = errorf(http.StatusNotFound, "Workflow not found")
 	errRunNotFound      = errorf(http.StatusNotFound, "Workflow run not found")
 )
-
-// runRecord is what the server remembers of a workflow run it made or
-// ran: the run (until it is started: pending), the resource it belongs
-// to and when it was made.
-type runRecord struct {
-	workflowID string
-	run        *workflows.Run
-	resourceID string
-	created    time.Time
-	started    bool
-	// canceled is set when the cancel route cancels a run that had
-	// ended already: Mastra marks its stored snapshot canceled.
-	canceled bool
-}
-
-// snapshot is the run's state now, as Mastra's snapshot, with the
-// record's resource, creation time and cancellation.
-func (rec *runRecord) snapshot() *workflows.Snapshot {
-	snap := rec.run.Snapshot()
-	snap.ResourceID, snap.CreatedAt = rec.resourceID, rec.created
-	if snap.UpdatedAt.Before(rec.created) {
-		snap.UpdatedAt = rec.created
-	}
-	if rec.canceled {
-		snap.Status = workflows.StatusCanceled
-	}
-	return snap
-}
-
-// runRegistry keeps what storage does not: the runs create-run made
-// until they start (at most maxPending, oldest forgotten first), and the
-// runs executing in this server until they stop (their live state, and
-// the right to cancel them). Everything else about a run — suspended or
-// finished, made here, before a restart or by another replica — is in
-// the workflow's storage.
-type runRegistry struct {
-	mu      sync.Mutex
-	pending runLRU
-	active  map[string]*runRecord
-}
-
-func newRunRegistry(maxPending int) *runRegistry {
-	return &runRegistry{pending: newRunLRU(maxPending), active: map[string]*runRecord{}}
-}
-
-func runKey(workflowID, runID string) string { return workflowID + "\x00" + runID }
-
-// runLRU holds at most limit run records by runKey, the oldest forgotten
-// first. Its caller guards it.
-type runLRU struct {
-	limit int
-	index map[string]*list.Element
-	order *list.List
-}
-
-func newRunLRU(limit int) runLRU {
-	return runLRU{limit: limit, index: map[string]*list.Element{}, order: list.New()}
-}
-
-// put adds rec under key (a record already there is replaced and becomes
-// the newest), forgetting the oldest records beyond the limit.
-func (c *runLRU) put(key string, rec *runRecord) {
-	if e, ok := c.index[key]; ok {
-		c.order.Remove(e)
-	}
-	c.index[key] = c.order.PushBack(rec)
-	for c.order.Len() > c.limit {
-		old := c.order.Remove(c.order.Front()).(*runRecord)
-		delete(c.index, runKey(old.workflowID, old.run.ID()))
-	}
-}
-
-// get returns the record under key.
-func (c *runLRU) get(key string) (*runRecord, bool) {
-	e, ok := c.index[key]
-	if !ok {
-		return nil, false
-	}
-	return e.Value.(*runRecord), true
-}
-
-// take removes the record under key and returns it.
-func (c *runLRU) take(key string) (*runRecord, bool) {
-	e, ok := c.index[key]
-	if !ok {
-		return nil, false
-	}
-	c.order.Remove(e)
-	delete(c.index, key)
-	return e.Value.(*runRecord), true
-}
-
-// addPending remembers a run made by create-run.
-func (g *runRegistry) addPending(rec *runRecord) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	g.pending.put(runKey(rec.workflowID, rec.run.ID()), rec)
-}
-
-// begin starts tracking a run about to start: the pending record of
-// create-run, if any, becomes the run's record (keeping its resource),
-// atomically, so that of two starts of one run id in this server only
-// the first goes through (false: the run is executing already).
-func (g *runRegistry) begin(workflowID string, run *workflows.Run, resourceID string) (*runRecord, bool) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	key := runKey(workflowID, run.ID())
-	if _, started := g.active[key]; started {
-		return nil, false
-	}
-	rec := &runRecord{workflowID: workflowID}
-	if pending, ok := g.pending.take(key); ok {
-		rec = pending
-	}
-	rec.run, rec.started, rec.canceled = run, true, false
-	rec.created = run.Snapshot().CreatedAt
-	if resourceID != "" {
-		rec.resourceID = resourceID
-	}
-	g.active[key] = rec
-	return rec, true
-}
-
-// end stops tracking a run that has stopped executing here (ended or
-// suspended: storage has it). A run that did not start after all (its
-// input was refused) is pending again, as Mastra's stays, and can be
-// started again.
-func (g *runRegistry) end(rec *runRecord) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	key := runKey(rec.workflowID, rec.run.ID())
-	if g.active[key] != rec {
-		return
-	}
-	delete(g.active, key)
-	if rec.run.Result() == nil {
-		rec.started = false
-		g.pending.put(key, rec)
-	}
-}
-
-// track records a run a resume is executing here (it replaces any
-// earlier record of the run).
-func (g *runRegistry) track(rec *runRecord) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	g.active[runKey(rec.workflowID, rec.run.ID())] = rec
-}
-
-// lookup returns a copy of the executing or pending record of a run.
-func (g *runRegistry) lookup(workflowID, runID string) (rec runRecord, ok bool) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	key := runKey(workflowID, runID)
-	if rec, found := g.active[key]; found {
-		return *rec, true
-	}
-	if rec, found := g.pending.get(key); found {
-		return *rec, true
-	}
-	return runRecord{}, false
-}
-
-// markCanceled marks a pending run's record canceled (false: no such
-// record).
-func (g *runRegistry) markCanceled(workflowID, runID string) bool {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	rec, ok := g.pending.get(runKey(workflowID, runID))
-	if ok {
-		rec.canceled = true
-	}
-	return ok
-}
-
-// pendingOf returns copies of the records of workflowID's pending runs,
-// oldest first.
-func (g *runRegistry) pendingOf(workflowID string) []runRecord {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	var out []runRecord
-	for e := g.pending.order.Front(); e != nil; e = e.Next() {
-		if rec := e.Value.(*runRecord); rec.workflowID == workflowID {
-			out = append(out, *rec)
-		}
-	}
-	return out
-}
 
 // workflowAndBody reads the body, then resolves the path's workflow (a
 // bad body is a 400 even for an unknown workflow).
@@ -285,8 +96,9 @@ func (s *Server) getWorkflow(w http.ResponseWriter, r *http.Request) {
 func newRunID() string { return uuid.New() }
 
 // POST /workflows/{workflowId}/create-run?runId=: body {resourceId?,
-// runId?}; {runId}. The run is kept (see Options.MaxPendingRuns) until a
-// start route takes it.
+// runId?}; {runId}. The run is stored, pending (Mastra's createRun), in
+// the workflow's storage, where a start route of any server over that
+// storage takes it; a run of that id stored already is left as it is.
 func (s *Server) createRun(w http.ResponseWriter, r *http.Request) {
 	wf, f, err := s.workflowAndBody(r)
 	if err != nil {
@@ -310,24 +122,18 @@ func (s *Server) createRun(w http.ResponseWriter, r *http.Request) {
 	if runID == "" {
 		runID = newRunID()
 	}
-	if _, ok := s.runs.lookup(wf.ID(), runID); !ok && !s.stored(r.Context(), wf, runID) {
-		s.runs.addPending(&runRecord{workflowID: wf.ID(), resourceID: resourceID, created: time.Now().UTC(),
-			run: wf.CreateRun(workflows.WithRunID(runID), workflows.WithResourceID(resourceID))})
+	if _, err := wf.CreateStoredRun(r.Context(), workflows.WithRunID(runID), workflows.WithResourceID(resourceID)); err != nil {
+		s.writeError(w, r, err)
+		return
 	}
 	wire.WriteJSON(w, http.StatusOK, newObject().Str("runId", runID).Bytes())
 }
 
 // errAlreadyStarted answers a start of a run that has started: one
 // executing here, or one in storage (suspended, finished, or another
-// replica's).
+// replica's). It is the text of workflows.ErrAlreadyStarted's errors.
 func errAlreadyStarted(runID string) error {
 	return errorf(http.StatusConflict, "Workflow run "+runID+" has already been started")
-}
-
-// stored reports whether the workflow's storage holds run runID.
-func (s *Server) stored(ctx context.Context, wf *workflows.Workflow, runID string) bool {
-	_, err := wf.LoadRun(ctx, runID)
-	return err == nil
 }
 
 // startRequest is a parsed start body.
@@ -384,23 +190,43 @@ func (s *Server) startBody(r *http.Request, mode startMode) (*startRequest, erro
 	if runID == "" {
 		runID = newRunID()
 	}
-	pending, known := s.runs.lookup(wf.ID(), runID)
-	if !known && s.stored(r.Context(), wf, runID) {
-		return nil, errAlreadyStarted(runID)
+	run, err := s.runToStart(r, wf, runID, mode, rc, resourceID)
+	if err != nil {
+		return nil, err
 	}
-	if mode == startCreated && !known {
-		return nil, errRunNotFound
-	}
-	if resourceID == "" && known {
-		resourceID = pending.resourceID
-	}
-	// A fresh Run each start: the request context is the start's.
-	run := wf.CreateRun(workflows.WithRunID(runID), workflows.WithRequestContext(rc), workflows.WithResourceID(resourceID))
-	rec, ok := s.runs.begin(wf.ID(), run, resourceID)
-	if !ok {
+	rec := &runRecord{workflowID: wf.ID(), run: run}
+	if !s.runs.begin(rec) {
 		return nil, errAlreadyStarted(runID)
 	}
 	return &startRequest{wf: wf, rec: rec, input: input, state: state}, nil
+}
+
+// runToStart is the run a start route starts: the pending run create-run
+// stored (403 for another resource's than the authenticated one; a
+// resourceID given replaces the one it was made with), else, unless mode
+// is startCreated (404), a new run. A run stored that is not pending has
+// started: 409.
+func (s *Server) runToStart(r *http.Request, wf *workflows.Workflow, runID string, mode startMode, rc *tools.RequestContext, resourceID string) (*workflows.Run, error) {
+	opts := []workflows.RunOption{workflows.WithRunID(runID), workflows.WithRequestContext(rc)}
+	run, err := wf.LoadRun(r.Context(), runID, opts...)
+	switch {
+	case errors.Is(err, storage.ErrNotFound) && mode == startCreated:
+		return nil, errRunNotFound
+	case errors.Is(err, storage.ErrNotFound):
+		// A fresh Run each start: the request context is the start's.
+		return wf.CreateRun(append(opts, workflows.WithResourceID(resourceID))...), nil
+	case err != nil:
+		return nil, err
+	case run.Status() != workflows.StatusPending:
+		return nil, errAlreadyStarted(runID)
+	}
+	if err := checkRunOwner(r, run.ResourceID()); err != nil {
+		return nil, err
+	}
+	if resourceID != "" && resourceID != run.ResourceID() {
+		return wf.LoadRun(r.Context(), runID, append(opts, workflows.WithResourceID(resourceID))...)
+	}
+	return run, nil
 }
 
 // POST /workflows/{workflowId}/start-async?runId=: runs the workflow to
@@ -497,8 +323,8 @@ const (
 // requestContext?, forEachIndex?}, and loads the suspended run from the
 // workflow's storage: 404 for a run neither storage nor this server
 // knows, 403 for another resource's, 500 "This workflow run was not
-// suspended" for a run this server ran that has ended (or is still
-// running after resumeWait) or that has not started. The run's record
+// suspended" for a run that has ended, that has not started (pending),
+// or that this server is still running after resumeWait. The run's record
 // replaces the earlier one only once the resume has gone through (of
 // concurrent resumes, the one that wins), see resumeRun.
 func (s *Server) resumeBody(r *http.Request) (*resumeRequest, error) {
@@ -537,36 +363,29 @@ func (s *Server) resumeBody(r *http.Request) (*resumeRequest, error) {
 	if err := v.err(); err != nil {
 		return nil, err
 	}
-	rec, known := s.runs.lookup(wf.ID(), runID)
+	// A run executing here may be about to suspend: it is waited for.
+	active, known := s.runs.lookup(wf.ID(), runID)
 	if known {
-		if err := checkRunOwner(r, rec.resourceID); err != nil {
+		if err := checkRunOwner(r, active.run.ResourceID()); err != nil {
 			return nil, err
 		}
-		if !rec.started || rec.canceled || !s.awaitSuspension(r.Context(), rec.run) {
+		if !s.awaitSuspension(r.Context(), active.run) {
 			return nil, errNotSuspended
 		}
 	}
-	loadOpts := []workflows.RunOption{workflows.WithRequestContext(rc)}
-	if known && rec.resourceID != "" {
-		loadOpts = append(loadOpts, workflows.WithResourceID(rec.resourceID))
-	}
-	run, err := wf.LoadRun(r.Context(), runID, loadOpts...)
+	run, err := wf.LoadRun(r.Context(), runID, workflows.WithRequestContext(rc))
 	switch {
 	case errors.Is(err, storage.ErrNotFound) && known:
-		return nil, errNotSuspended // it ended: its snapshot is gone
+		return nil, errNotSuspended // it has not saved itself yet
 	case errors.Is(err, storage.ErrNotFound):
 		return nil, errRunNotFound
 	case err != nil:
 		return nil, err
 	}
-	if !known {
-		if err := checkRunOwner(r, run.ResourceID()); err != nil {
-			return nil, err
-		}
-		rec = runRecord{workflowID: wf.ID(), resourceID: run.ResourceID(), created: run.Snapshot().CreatedAt}
+	if err := checkRunOwner(r, run.ResourceID()); err != nil {
+		return nil, err
 	}
-	rec.run, rec.started = run, true
-	return &resumeRequest{rec: &rec, opts: opts}, nil
+	return &resumeRequest{rec: &runRecord{workflowID: wf.ID(), run: run}, opts: opts}, nil
 }
 
 // awaitSuspension waits (at most resumeWait) for a run this server is
@@ -673,13 +492,13 @@ func (s *Server) resumeStreamWorkflow(w http.ResponseWriter, r *http.Request) {
 	s.writeStream(w, r, s.resumeChunks(r.Context(), req), workflowFormat(r))
 }
 
-// findRun returns the run's snapshot: from the server's records when the
-// run is executing here or pending, else from the workflow's storage
-// (suspended and finished runs, this server's, another replica's or
-// from before a restart); errRunNotFound when neither knows it.
+// findRun returns the run's snapshot: the run as it is now when it is
+// executing here, else from the workflow's storage (pending, suspended
+// and finished runs, this server's, another replica's or from before a
+// restart); errRunNotFound when neither knows it.
 func (s *Server) findRun(ctx context.Context, wf *workflows.Workflow, runID string) (*workflows.Snapshot, error) {
 	if rec, ok := s.runs.lookup(wf.ID(), runID); ok {
-		return rec.snapshot(), nil
+		return rec.run.Snapshot(), nil
 	}
 	run, err := wf.LoadRun(ctx, runID)
 	if errors.Is(err, storage.ErrNotFound) {
@@ -701,10 +520,9 @@ var runResultFields = []string{"result", "error", "payload", "steps", "activeSte
 // activeStepsPath, serializedStepGraph, suspendedPaths, resumeLabels,
 // waitingPaths}, the steps' records without the run's input (which is
 // payload). ?fields=a,b keeps the metadata, status and the fields named
-// (of runResultFields). Runs executing here and pending ones come from
-// the server's records, the others from the workflow's storage (which
-// keeps finished runs for workflows.Config.FinishedRunRetention); 404
-// otherwise.
+// (of runResultFields). Runs executing here are shown as they are now,
+// the others as the workflow's storage has them (which keeps finished
+// runs for workflows.Config.FinishedRunRetention); 404 otherwise.
 func (s *Server) getWorkflowRun(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	var fields []string
@@ -864,9 +682,8 @@ func parseJSDate(s string) (time.Time, bool) {
 // is returned when both page and perPage are given (limit and offset
 // stand in for them). fromDate and toDate bound the creation time; the
 // authenticated resource replaces resourceId. The runs are those in the
-// workflow's storage (running, suspended and finished: one query, paged
-// there), a run executing here shown as it is now, and the pending runs
-// create-run made here.
+// workflow's storage (pending, running, suspended and finished: one
+// query, paged there), a run executing here shown as it is now.
 func (s *Server) listWorkflowRuns(w http.ResponseWriter, r *http.Request) {
 	q, err := parseRunListQuery(r)
 	if err != nil {
@@ -910,27 +727,21 @@ func (s *Server) listWorkflowRuns(w http.ResponseWriter, r *http.Request) {
 }
 
 // runSnapshots is the page of runs q asks for, newest created first, and
-// how many match: the stored ones, paged by the storage, merged with the
-// matching pending ones (when there are any, the storage's first pages
-// up to the one asked for are merged with them).
+// how many match: the stored ones, paged by the storage, those
+// executing here shown as they are now.
 func (s *Server) runSnapshots(r *http.Request, wf *workflows.Workflow, q runListQuery) ([]*workflows.Snapshot, int, error) {
-	pending := s.pendingSnapshots(wf, q)
 	query := workflows.RunQuery{Status: q.status, ResourceID: q.resourceID, From: q.from, To: q.to}
-	paged := q.hasPage && q.hasPerPage
-	if paged {
+	if q.hasPage && q.hasPerPage {
 		query.Page, query.PerPage = q.page, q.perPage
-		if len(pending) > 0 {
-			query.Page, query.PerPage = 0, (q.page+1)*q.perPage
-		}
 	}
 	stored, total, err := wf.StoredRuns(r.Context(), query)
 	if err != nil {
 		return nil, 0, err
 	}
-	snaps := pending
+	snaps := make([]*workflows.Snapshot, 0, len(stored))
 	for i := range stored {
-		if rec, ok := s.runs.lookup(wf.ID(), stored[i].RunID); ok && rec.started {
-			snaps = append(snaps, rec.snapshot()) // executing here: as it is now
+		if rec, ok := s.runs.lookup(wf.ID(), stored[i].RunID); ok {
+			snaps = append(snaps, rec.run.Snapshot()) // executing here: as it is now
 			continue
 		}
 		snap, err := wf.StoredSnapshot(&stored[i])
@@ -940,40 +751,16 @@ func (s *Server) runSnapshots(r *http.Request, wf *workflows.Workflow, q runList
 		}
 		snaps = append(snaps, snap)
 	}
-	if len(pending) == 0 {
-		return snaps, total, nil
-	}
-	slices.SortStableFunc(snaps, func(a, b *workflows.Snapshot) int { return b.CreatedAt.Compare(a.CreatedAt) })
-	if paged {
-		start := min(q.page*q.perPage, len(snaps))
-		snaps = snaps[start:min(start+q.perPage, len(snaps))]
-	}
-	return snaps, total + len(pending), nil
-}
-
-// pendingSnapshots are the snapshots of the workflow's pending runs that
-// q selects.
-func (s *Server) pendingSnapshots(wf *workflows.Workflow, q runListQuery) []*workflows.Snapshot {
-	var out []*workflows.Snapshot
-	for _, rec := range s.runs.pendingOf(wf.ID()) {
-		snap := rec.snapshot()
-		if (q.status != "" && snap.Status != q.status) ||
-			(!q.from.IsZero() && snap.CreatedAt.Before(q.from)) ||
-			(!q.to.IsZero() && snap.CreatedAt.After(q.to)) ||
-			(q.resourceID != "" && snap.ResourceID != q.resourceID) {
-			continue
-		}
-		out = append(out, snap)
-	}
-	return out
+	return snaps, total, nil
 }
 
 // POST /workflows/{workflowId}/runs/{runId}/cancel: {"message":"Workflow
 // run cancelled"}, as Mastra's: a run executing here stops (it ends
 // canceled); a suspended run (or one left running by another process)
-// is marked canceled and can no longer be resumed; a run that has ended
-// is marked canceled in storage, a pending one in the server's records. 404 for a run
-// neither the server nor storage knows, 403 for another resource's.
+// is marked canceled and can no longer be resumed, a pending one can no
+// longer be started; a run that has ended is marked canceled in storage.
+// 404 for a run neither the server nor storage knows, 403 for another
+// resource's.
 // Mastra's gives the same answer to a run that has ended.
 func (s *Server) cancelWorkflowRun(w http.ResponseWriter, r *http.Request) {
 	// The route reads no body; one that is sent must be a JSON object, as
@@ -984,25 +771,21 @@ func (s *Server) cancelWorkflowRun(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	runID := r.PathValue("runId")
-	rec, known := s.runs.lookup(wf.ID(), runID)
-	if !known {
-		run, err := wf.LoadRun(r.Context(), runID)
+	var run *workflows.Run
+	if rec, ok := s.runs.lookup(wf.ID(), runID); ok {
+		run = rec.run
+	} else if run, err = wf.LoadRun(r.Context(), runID); err != nil {
 		if errors.Is(err, storage.ErrNotFound) {
 			err = errRunNotFound
 		}
-		if err != nil {
-			s.writeError(w, r, err)
-			return
-		}
-		rec = runRecord{workflowID: wf.ID(), run: run, resourceID: run.ResourceID(), created: run.Snapshot().CreatedAt, started: true}
-	}
-	if err := checkRunOwner(r, rec.resourceID); err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	if !rec.started {
-		s.runs.markCanceled(wf.ID(), runID)
-	} else if err := rec.run.MarkCanceled(r.Context()); err != nil {
+	if err := checkRunOwner(r, run.ResourceID()); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	if err := run.MarkCanceled(r.Context()); err != nil {
 		// Mastra ignores a failure to update the stored state.
 		s.log.WarnContext(r.Context(), "canceling a workflow run", "workflow", wf.ID(), "runId", runID, "error", err)
 	}

@@ -146,21 +146,26 @@ type ThreadState interface {
 
 // Run statuses kept in snapshots. Running (a run in progress, found
 // again after a crash) and suspended (waiting for resume data or an
-// approval) are resumable. A workflow also keeps its finished runs —
-// success, failed, canceled — as Mastra keeps them, until
-// [Runs.DeleteFinishedRuns] removes them; an agent deletes its runs once
-// they finish. Any other status counts as finished too.
+// approval) are resumable; pending is a workflow run made and not
+// started yet (Mastra's createRun), which any process may start. A
+// workflow also keeps its finished runs — success, failed, canceled — as
+// Mastra keeps them, until [Runs.DeleteFinishedRuns] removes them; an
+// agent deletes its runs once they finish. Any other status counts as
+// finished too.
 const (
 	RunRunning   = "running"
 	RunSuspended = "suspended"
+	RunPending   = "pending"
 	RunSuccess   = "success"
 	RunFailed    = "failed"
 	RunCanceled  = "canceled"
 )
 
 // Finished reports whether status is a finished run's: neither
-// RunRunning nor RunSuspended.
-func Finished(status string) bool { return status != RunRunning && status != RunSuspended }
+// RunRunning, RunSuspended nor RunPending.
+func Finished(status string) bool {
+	return status != RunRunning && status != RunSuspended && status != RunPending
+}
 
 // Run kinds.
 const (
@@ -241,8 +246,8 @@ type Runs interface {
 	// DeleteRun removes the run, its deltas and its claims.
 	DeleteRun(ctx context.Context, runID string) error
 	// DeleteFinishedRuns removes the finished runs f selects, with their
-	// deltas and claims, and returns how many it removed. Resumable runs
-	// (running, suspended) are never removed. It is a retention sweep:
+	// deltas and claims, and returns how many it removed. Resumable and
+	// pending runs (running, suspended, pending) are never removed. It is a retention sweep:
 	// its cost grows with the runs it removes, not with those it keeps
 	// (Keep apart, which reads the kept runs' index).
 	DeleteFinishedRuns(ctx context.Context, f FinishedRuns) (int, error)

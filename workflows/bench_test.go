@@ -126,3 +126,35 @@ func BenchmarkSequenceSQLiteSteps(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkStoredRunSQLite makes a pending run of a one-step workflow on
+// a SQLite file, loads it as another process would and starts it, per
+// op: what create-run, then a start on another replica, cost.
+func BenchmarkStoredRunSQLite(b *testing.B) {
+	ctx := context.Background()
+	store, err := sqlite.Open(ctx, filepath.Join(b.TempDir(), "bench.db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = store.Close() })
+	w := workflows.New(workflows.Config{ID: "one", Storage: store, FinishedRunRetention: -1}).Then(incStep("s"))
+	if err := w.Commit(); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		i++
+		id := fmt.Sprint("run-", i)
+		if _, err := w.CreateStoredRun(ctx, workflows.WithRunID(id)); err != nil {
+			b.Fatal(err)
+		}
+		run, err := w.LoadRun(ctx, id)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if res, err := run.Start(ctx, num{}, nil); err != nil || res.Status != workflows.StatusSuccess {
+			b.Fatalf("start: %v %+v", err, res)
+		}
+	}
+}

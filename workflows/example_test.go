@@ -3,6 +3,7 @@ package workflows_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -389,5 +390,46 @@ func ExampleWorkflow_Committed() {
 	fmt.Println(w.Committed())
 	// Output:
 	// false
+	// true
+}
+
+// A run made with CreateStoredRun is stored pending: another process
+// over the same storage (here a second workflow value) loads it and
+// starts it; the run starts once.
+func ExampleWorkflow_CreateStoredRun() {
+	ctx := context.Background()
+	store, err := sqlite.Open(ctx, sqlite.Memory)
+	if err != nil {
+		panic(err)
+	}
+	defer store.Close()
+	replica := func() *workflows.Workflow {
+		double := workflows.NewStep(workflows.StepConfig[Count, Count]{ID: "double",
+			Execute: func(_ workflows.StepContext, in Count) (Count, error) { return Count{N: in.N * 2}, nil }})
+		w := workflows.New(workflows.Config{ID: "double", Storage: store}).Then(double)
+		if err := w.Commit(); err != nil {
+			panic(err)
+		}
+		return w
+	}
+	if _, err := replica().CreateStoredRun(ctx, workflows.WithRunID("later")); err != nil {
+		panic(err)
+	}
+	other := replica()
+	run, err := other.LoadRun(ctx, "later")
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(run.Snapshot().Status)
+	res, err := run.Start(ctx, Count{N: 21}, nil)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(res.Status, string(res.Result))
+	_, err = run.Start(ctx, Count{N: 1}, nil)
+	fmt.Println(errors.Is(err, workflows.ErrAlreadyStarted))
+	// Output:
+	// pending
+	// success {"n":42}
 	// true
 }

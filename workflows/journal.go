@@ -104,7 +104,7 @@ func (r *Run) save(ctx context.Context, compact bool) error {
 	r.mu.Lock()
 	r.updated = time.Now().UTC()
 	status := r.state.Status
-	finished := status != StatusRunning && status != StatusSuspended
+	finished := storage.Finished(status)
 	if status == StatusRunning && !j.durable && saved {
 		r.mu.Unlock()
 		return nil

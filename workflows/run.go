@@ -342,6 +342,12 @@ func (r *Run) Start(ctx context.Context, input, initialState any) (*Result, erro
 }
 
 // Stream is Start yielding Mastra's workflow-* chunks as the run goes.
+// A run starts once: a run that has started (here, or in another process
+// over the workflow's storage) is refused with an error matching
+// ErrAlreadyStarted, before any chunk; so is the
+// start that loses a race to start the same run id (see
+// CreateStoredRun). A start refused, or whose input is refused, leaves a
+// pending run pending.
 func (r *Run) Stream(ctx context.Context, input, initialState any) iter.Seq2[stream.Chunk, error] {
 	return func(yield func(stream.Chunk, error) bool) {
 		if !r.wf.committed {
@@ -363,15 +369,25 @@ func (r *Run) Stream(ctx context.Context, input, initialState any) iter.Seq2[str
 				err = validate(r.wf.cfg.StateSchema, st, "initial data")
 			}
 		}
+		if err == nil && !r.startable() {
+			err = errAlreadyStarted(r.id, errors.New("it is not pending"))
+		}
 		if err != nil {
 			yield(stream.Chunk{}, err)
 			return
 		}
 		r.mu.Lock()
+		was := r.state.Status
 		r.state.Input, r.state.Prev, r.state.State, r.state.Status = in, in, st, StatusRunning
 		r.state.RequestContext = r.rc.Serialisable()
-		r.journal.whole = true
 		r.mu.Unlock()
+		if err := r.claimStart(ctx); err != nil {
+			r.mu.Lock()
+			r.state.Status = was
+			r.mu.Unlock()
+			yield(stream.Chunk{}, err)
+			return
+		}
 		r.execute(ctx, yield)
 	}
 }
@@ -395,7 +411,7 @@ func (r *Run) CancelContext(ctx context.Context) error {
 		return nil
 	}
 	switch r.state.Status {
-	case "", StatusRunning, StatusSuspended:
+	case "", StatusPending, StatusRunning, StatusSuspended:
 	default:
 		r.mu.Unlock()
 		return nil
@@ -442,7 +458,7 @@ func (r *Run) drain(chunks iter.Seq2[stream.Chunk, error]) (*Result, error) {
 // run that was streamed. Nil before the run has started.
 func (r *Run) Result() *Result {
 	r.mu.Lock()
-	started := r.state != nil && r.state.Status != ""
+	started := r.state != nil && r.state.Status != "" && r.state.Status != StatusPending
 	r.mu.Unlock()
 	if !started {
 		return nil

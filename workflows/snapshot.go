@@ -92,8 +92,8 @@ func (w *Workflow) StoredSnapshot(st *storage.Run) (*Snapshot, error) {
 func (w *Workflow) snapshot(s *runState, status, resourceID string, created, updated time.Time) *Snapshot {
 	snap := &Snapshot{RunID: s.RunID, WorkflowID: w.cfg.ID, ResourceID: resourceID, Status: status,
 		CreatedAt: created, UpdatedAt: updated, graph: w.SerializedStepGraph()}
-	if status == "" {
-		snap.Status, snap.pending = "pending", true
+	if status == "" || status == StatusPending {
+		snap.Status, snap.pending = StatusPending, true
 		return snap
 	}
 	snap.input, snap.value, snap.err, snap.requestContext = s.Input, s.State, s.Error, s.RequestContext

@@ -110,7 +110,7 @@ func FinishedRunIDs[T any](f storage.FinishedRuns, p Placeholders, before func(t
 		return p.Param(len(args))
 	}
 	finished := func() string {
-		cond := "kind = " + param(f.Kind) + " AND status NOT IN ('" + storage.RunRunning + "', '" + storage.RunSuspended + "')"
+		cond := "kind = " + param(f.Kind) + " AND status NOT IN ('" + storage.RunRunning + "', '" + storage.RunSuspended + "', '" + storage.RunPending + "')"
 		if f.Name != "" {
 			cond += " AND name = " + param(f.Name)
 		}

@@ -95,14 +95,15 @@ func remaining(t *testing.T, s storage.Runs) []string {
 
 // testDeleteFinishedByAge: DeleteFinishedRuns removes the finished runs
 // of the kind and name last written before Before, with their deltas and
-// claims, and no other: resumable ones, newer ones, other names and
-// kinds stay.
+// claims, and no other: resumable and pending ones, newer ones, other
+// names and kinds stay.
 func testDeleteFinishedByAge(t *testing.T, s storage.Runs) {
 	ctx := t.Context()
 	saveWorkflowRun(t, s, "old-ok", "w", storage.RunSuccess)
 	saveWorkflowRun(t, s, "old-failed", "w", storage.RunFailed)
 	saveWorkflowRun(t, s, "old-waiting", "w", storage.RunSuspended)
 	saveWorkflowRun(t, s, "old-running", "w", storage.RunRunning)
+	saveWorkflowRun(t, s, "old-pending", "w", storage.RunPending)
 	saveWorkflowRun(t, s, "old-other", "w2", storage.RunSuccess)
 	agentRun := newRun("old-agent")
 	agentRun.Status = storage.RunSuccess
@@ -120,7 +121,7 @@ func testDeleteFinishedByAge(t *testing.T, s storage.Runs) {
 
 	n, err := s.DeleteFinishedRuns(ctx, storage.FinishedRuns{Kind: storage.KindWorkflow, Name: "w", Before: cutoff})
 	must(t, "DeleteFinishedRuns", err)
-	want := []string{"new-ok", "old-agent", "old-other", "old-running", "old-waiting"}
+	want := []string{"new-ok", "old-agent", "old-other", "old-pending", "old-running", "old-waiting"}
 	if got := remaining(t, s); n != 2 || !reflect.DeepEqual(got, want) {
 		t.Errorf("after deleting by age: removed %d, left %v; want 2, %v", n, got, want)
 	}
