@@ -61,16 +61,6 @@ type Store interface {
 // exist.
 var ErrNotFound = errors.New("storage: not found")
 
-// IsDatabaseError reports whether err's chain holds a database's own
-// error: one with an SQLSTATE code (SQLState() string), as PostgreSQL's
-// driver returns for a failed statement. Its text (the database's
-// message, maybe quoting the data) is for the server's log; an HTTP
-// server answers it with a generic 500.
-func IsDatabaseError(err error) bool {
-	var e interface{ SQLState() string }
-	return errors.As(err, &e)
-}
-
 // ErrConflict is returned (wrapped) when a write loses a race it must not
 // win twice: a resume claim already taken, or a run saved or appended to
 // with a stale version. It carries HTTP status 409 (a
