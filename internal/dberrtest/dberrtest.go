@@ -89,21 +89,26 @@ func CheckGeneric500(t testing.TB, h http.Handler, reqs []Request, leaks []strin
 	}
 }
 
-// BreakerApp is a registry with the agent "breaker" (memory and runs on
-// st, logging to log): its model calls the tool break-db, which runs
-// breakDB, then answers "ok". A run of it fails on storage after its
-// stream began.
-func BreakerApp(t testing.TB, st storage.Store, log *slog.Logger, breakDB func() error) *mastra.Mastra {
+// BreakerAgent is the agent "breaker" (memory and runs on st, logging to
+// log): its model calls the tool break-db, which runs breakDB, then
+// answers "ok". A run of it fails on storage after its stream began.
+func BreakerAgent(t testing.TB, st storage.Store, log *slog.Logger, breakDB func() error) *agent.Agent {
 	t.Helper()
 	breaker := tools.New(tools.Config[map[string]any, map[string]any]{ID: "break-db", Description: "Breaks the database.",
 		Execute: func(tools.Context, map[string]any) (map[string]any, error) { return map[string]any{}, breakDB() }})
-	a, err := agent.New(agent.Config{ID: "breaker", Name: "breaker", Instructions: "Answer.", Logger: log,
-		Model: mock.New(mock.Step{ToolCalls: []mock.ToolCall{{ID: "c1", Name: "break-db", Args: `{}`}}}, mock.Step{Text: "ok"}),
-		Tools: tools.Set{"break-db": breaker}, Storage: st, Memory: &agent.MemoryOptions{}})
+	a, err := agent.New(agent.Config{ID: "breaker", Name: "breaker", Description: "Breaks its database.", Instructions: "Answer.",
+		Model:  mock.New(mock.Step{ToolCalls: []mock.ToolCall{{ID: "c1", Name: "break-db", Args: `{}`}}}, mock.Step{Text: "ok"}),
+		Logger: log, Tools: tools.Set{"break-db": breaker}, Storage: st, Memory: &agent.MemoryOptions{}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return mastra.New(mastra.Config{Agents: map[string]*agent.Agent{"breaker": a}})
+	return a
+}
+
+// BreakerApp is a registry of BreakerAgent.
+func BreakerApp(t testing.TB, st storage.Store, log *slog.Logger, breakDB func() error) *mastra.Mastra {
+	t.Helper()
+	return mastra.New(mastra.Config{Agents: map[string]*agent.Agent{"breaker": BreakerAgent(t, st, log, breakDB)}})
 }
 
 // MidStream are BreakerApp's streamed runs: the agent's SSE stream and
