@@ -36,6 +36,13 @@
 // names the old one, finds the new one and fails as if another process
 // had taken the run over (a journal then counts itself lost and never
 // writes the run again).
+//
+// # Errors
+//
+// A call fails with [ErrNotFound] or [ErrConflict] (wrapped), which
+// callers match; with an error naming an argument the store refuses; or
+// with a [*DatabaseError] for anything from the database or its driver,
+// whose text is generic and whose detail ([ErrorDetail]) is for logs.
 package storage
 
 import (
