@@ -44,18 +44,12 @@ func TestSQLiteErrorsStayInTheLog(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	requests := []dberrtest.Request{
-		{"GET", "/api/workflows/one-step/runs", ""},
-		{"GET", "/api/agents/mem-agent/suspended-runs", ""},
-		{"POST", "/api/agents/mem-agent/generate", `{"messages":"hi","memory":{"thread":"t1","resource":"r"}}`},
-		{"POST", "/chat/mem-agent", `{"messages":[{"id":"m1","role":"user","parts":[{"type":"text","text":"hi"}]}],"memory":{"thread":"t1","resource":"r"}}`},
-	}
-	dberrtest.CheckGeneric500(t, h, requests, sqliteLeaks)
+	dberrtest.CheckGeneric500(t, h, dberrtest.BadIDAppRequests, sqliteLeaks)
 	if !strings.Contains(logged.String(), "no such table") {
 		t.Errorf("the database's error is not logged: %s", logged.String())
 	}
 	st.Close()
-	dberrtest.CheckGeneric500(t, h, requests, sqliteLeaks)
+	dberrtest.CheckGeneric500(t, h, dberrtest.BadIDAppRequests, sqliteLeaks)
 	if !strings.Contains(logged.String(), "database is closed") {
 		t.Errorf("the closed database's error is not logged: %s", logged.String())
 	}

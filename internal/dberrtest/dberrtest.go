@@ -89,6 +89,16 @@ func CheckGeneric500(t testing.TB, h http.Handler, reqs []Request, leaks []strin
 	}
 }
 
+// BadIDAppRequests are requests of badidtest.BadIDApp's API (the chat
+// route at /chat/{agentId}) that read its storage: on a broken storage
+// each must fail (CheckGeneric500).
+var BadIDAppRequests = []Request{
+	{"GET", "/api/workflows/one-step/runs", ""},
+	{"GET", "/api/agents/mem-agent/suspended-runs", ""},
+	{"POST", "/api/agents/mem-agent/generate", `{"messages":"hi","memory":{"thread":"t1","resource":"r"}}`},
+	{"POST", "/chat/mem-agent", `{"messages":[{"id":"m1","role":"user","parts":[{"type":"text","text":"hi"}]}],"memory":{"thread":"t1","resource":"r"}}`},
+}
+
 // BreakerAgent is the agent "breaker" (memory and runs on st, logging to
 // log): its model calls the tool break-db, which runs breakDB, then
 // answers "ok". A run of it fails on storage after its stream began.
