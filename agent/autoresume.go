@@ -56,7 +56,7 @@ func (r *run) threadSuspensions() []waitingEntry {
 	}
 	runs, _, err := r.agent.ListSuspendedRuns(r.ctx, SuspendedRunsFilter{ThreadID: r.opts.threadID, ResourceID: r.opts.resourceID})
 	if err != nil {
-		r.agent.cfg.Logger.Warn(err.Error(), "agent", r.agent.cfg.ID)
+		r.agent.cfg.Logger.Warn(storage.ErrorDetail(err), "agent", r.agent.cfg.ID)
 		return nil
 	}
 	var out []waitingEntry
@@ -207,7 +207,7 @@ func (r *run) settleAutoResumed(t *autoResumeTarget) {
 		err = j.remove(ctx)
 	}
 	if err != nil {
-		r.agent.cfg.Logger.Warn("agent: settling an auto-resumed call: "+err.Error(), "agent", r.agent.cfg.ID, "runId", t.stored.RunID)
+		r.agent.cfg.Logger.Warn("agent: settling an auto-resumed call: "+storage.ErrorDetail(err), "agent", r.agent.cfg.ID, "runId", t.stored.RunID)
 	}
 }
 

@@ -60,7 +60,7 @@ func (r *run) stepFinish(out sink, continued bool) {
 func (r *run) finish(out sink, reason model.FinishReason) {
 	r.result.finishReason = reason
 	if err := r.journal.remove(r.storageCtx()); err != nil {
-		r.agent.cfg.Logger.Warn(err.Error(), "agent", r.agent.cfg.ID, "runId", r.opts.runID)
+		r.agent.cfg.Logger.Warn(storage.ErrorDetail(err), "agent", r.agent.cfg.ID, "runId", r.opts.runID)
 	}
 	o := r.output()
 	if fn := r.opts.onFinish; fn != nil {
@@ -72,7 +72,12 @@ func (r *run) finish(out sink, reason model.FinishReason) {
 }
 
 // fail ends the run on err with an error chunk and finish reason error.
+// A storage failure's chunk carries its generic text (a
+// storage.DatabaseError's); its detail goes to the agent's log.
 func (r *run) fail(out sink, err error) {
+	if storage.IsDatabaseError(err) {
+		r.agent.cfg.Logger.Error("agent: run failed on storage", "agent", r.agent.cfg.ID, "runId", r.opts.runID, "error", storage.ErrorDetail(err))
+	}
 	var re *RunError
 	if !errors.As(err, &re) {
 		re = &RunError{Message: err.Error(), Cause: err}

@@ -48,7 +48,7 @@ func (r *run) recordOutcome(o callOutcome) {
 		o.call.Reported = &reported
 	}
 	if err := r.change(stateChange{Call: &callChange{Index: o.index, Call: o.call}}, true); err != nil {
-		r.agent.cfg.Logger.Error(err.Error(), "agent", r.agent.cfg.ID, "runId", r.opts.runID)
+		r.agent.cfg.Logger.Error(storage.ErrorDetail(err), "agent", r.agent.cfg.ID, "runId", r.opts.runID)
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/gomastra/mastra/internal/wire"
+	"github.com/gomastra/mastra/storage"
 	"github.com/gomastra/mastra/tools"
 )
 
@@ -74,7 +75,7 @@ func (s *Server) callTool(ctx context.Context, req *mcp.CallToolRequest, e *expo
 			if ctxErr := ctx.Err(); ctxErr != nil {
 				return nil, ctxErr
 			}
-			s.log.Error("Tool execution failed", "tool", e.name, "error", err)
+			s.log.Error("Tool execution failed", "tool", e.name, "error", storage.ErrorDetail(err))
 			return &mcp.CallToolResult{IsError: true, Content: textContent(mastraErrorJSON(toolExecutionError(err)))}, nil
 		}
 		if !res.Suspended() {

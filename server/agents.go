@@ -15,6 +15,7 @@ import (
 	"github.com/gomastra/mastra/internal/zodmsg"
 	"github.com/gomastra/mastra/model"
 	"github.com/gomastra/mastra/schema"
+	"github.com/gomastra/mastra/storage"
 	"github.com/gomastra/mastra/stream"
 	"github.com/gomastra/mastra/tools"
 )
@@ -778,7 +779,7 @@ func (s *Server) sendToolApproval(w http.ResponseWriter, r *http.Request) {
 				sent = true
 				first <- started{runID: runID, err: err}
 			} else if err != nil {
-				s.log.Warn("send-tool-approval: resumed run failed", "agent", a.ID(), "runId", runID, "error", err)
+				s.log.Warn("send-tool-approval: resumed run failed", "agent", a.ID(), "runId", runID, "error", storage.ErrorDetail(err))
 			}
 			if err != nil {
 				return

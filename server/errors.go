@@ -60,7 +60,7 @@ func statusOf(err error) (int, string, []wire.Issue) {
 func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	status, msg, issues := statusOf(err)
 	if status >= 500 {
-		s.log.ErrorContext(r.Context(), "request failed", "method", r.Method, "path", r.URL.Path, "status", status, "error", err)
+		s.log.ErrorContext(r.Context(), "request failed", "method", r.Method, "path", r.URL.Path, "status", status, "error", storage.ErrorDetail(err))
 	}
 	wire.WriteJSON(w, status, wire.AppendError(nil, msg, issues, wire.StringifyGo))
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/gomastra/mastra/internal/wire"
+	"github.com/gomastra/mastra/storage"
 	"github.com/gomastra/mastra/stream"
 )
 
@@ -57,7 +58,7 @@ func (s *Server) writeStream(w http.ResponseWriter, r *http.Request, seq chunkSe
 				return
 			}
 			if !errorIsContext(r, err) {
-				s.log.ErrorContext(r.Context(), "stream failed", "path", r.URL.Path, "error", err)
+				s.log.ErrorContext(r.Context(), "stream failed", "path", r.URL.Path, "error", storage.ErrorDetail(err))
 			}
 			return
 		}

@@ -268,7 +268,7 @@ func (s *Server) startNoWait(w http.ResponseWriter, r *http.Request) {
 	}
 	s.runInBackground(w, r, `{"message":"Workflow run started"}`, func(ctx context.Context) {
 		if _, err := req.rec.run.Start(ctx, req.input, req.state); err != nil {
-			s.log.Warn("workflow run failed to start", "workflow", req.wf.ID(), "runId", req.rec.run.ID(), "error", err)
+			s.log.Warn("workflow run failed to start", "workflow", req.wf.ID(), "runId", req.rec.run.ID(), "error", storage.ErrorDetail(err))
 		}
 		s.runs.end(req.rec)
 	})
@@ -476,7 +476,7 @@ func (s *Server) resumeNoWait(w http.ResponseWriter, r *http.Request) {
 	}
 	s.runInBackground(w, r, `{"message":"Workflow run resumed"}`, func(ctx context.Context) {
 		if _, err := s.resumeRun(ctx, req); err != nil {
-			s.log.Warn("workflow run failed to resume", "workflowId", req.rec.workflowID, "runId", req.rec.run.ID(), "error", err)
+			s.log.Warn("workflow run failed to resume", "workflowId", req.rec.workflowID, "runId", req.rec.run.ID(), "error", storage.ErrorDetail(err))
 		}
 	})
 }
@@ -746,7 +746,7 @@ func (s *Server) runSnapshots(r *http.Request, wf *workflows.Workflow, q runList
 		}
 		snap, err := wf.StoredSnapshot(&stored[i])
 		if err != nil {
-			s.log.WarnContext(r.Context(), "skipping a run whose snapshot cannot be read", "workflow", wf.ID(), "runId", stored[i].RunID, "error", err)
+			s.log.WarnContext(r.Context(), "skipping a run whose snapshot cannot be read", "workflow", wf.ID(), "runId", stored[i].RunID, "error", storage.ErrorDetail(err))
 			continue
 		}
 		snaps = append(snaps, snap)
@@ -787,7 +787,7 @@ func (s *Server) cancelWorkflowRun(w http.ResponseWriter, r *http.Request) {
 	}
 	if err := run.MarkCanceled(r.Context()); err != nil {
 		// Mastra ignores a failure to update the stored state.
-		s.log.WarnContext(r.Context(), "canceling a workflow run", "workflow", wf.ID(), "runId", runID, "error", err)
+		s.log.WarnContext(r.Context(), "canceling a workflow run", "workflow", wf.ID(), "runId", runID, "error", storage.ErrorDetail(err))
 	}
 	wire.WriteJSON(w, http.StatusOK, []byte(`{"message":"Workflow run cancelled"}`))
 }

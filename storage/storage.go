@@ -36,6 +36,13 @@
 // names the old one, finds the new one and fails as if another process
 // had taken the run over (a journal then counts itself lost and never
 // writes the run again).
+//
+// # Errors
+//
+// A call fails with [ErrNotFound] or [ErrConflict] (wrapped), which
+// callers match; with an error naming an argument the store refuses; or
+// with a [*DatabaseError] for anything from the database or its driver,
+// whose text is generic and whose detail ([ErrorDetail]) is for logs.
 package storage
 
 import (
@@ -60,16 +67,6 @@ type Store interface {
 // ErrNotFound is returned (wrapped) when a thread, message or run does not
 // exist.
 var ErrNotFound = errors.New("storage: not found")
-
-// IsDatabaseError reports whether err's chain holds a database's own
-// error: one with an SQLSTATE code (SQLState() string), as PostgreSQL's
-// driver returns for a failed statement. Its text (the database's
-// message, maybe quoting the data) is for the server's log; an HTTP
-// server answers it with a generic 500.
-func IsDatabaseError(err error) bool {
-	var e interface{ SQLState() string }
-	return errors.As(err, &e)
-}
 
 // ErrConflict is returned (wrapped) when a write loses a race it must not
 // win twice: a resume claim already taken, or a run saved or appended to

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gomastra/mastra/internal/wire"
+	"github.com/gomastra/mastra/storage"
 )
 
 // streamErrorText is what a stream that fails after it began says, unless
@@ -51,12 +52,12 @@ func writeUIStream(w http.ResponseWriter, r *http.Request, log *slog.Logger, hea
 			}
 			if !s.started() {
 				if status, _, _ := statusOf(err); status >= 500 {
-					log.ErrorContext(r.Context(), "chat request failed", "path", r.URL.Path, "error", err)
+					log.ErrorContext(r.Context(), "chat request failed", "path", r.URL.Path, "error", storage.ErrorDetail(err))
 				}
 				writeJSONError(w, err)
 				return false
 			}
-			log.ErrorContext(r.Context(), "chat stream failed", "path", r.URL.Path, "error", err)
+			log.ErrorContext(r.Context(), "chat stream failed", "path", r.URL.Path, "error", storage.ErrorDetail(err))
 			text := streamErrorText
 			if onError != nil {
 				text = onError(err)

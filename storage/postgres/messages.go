@@ -52,7 +52,7 @@ func (s *Store) SaveMessages(ctx context.Context, msgs []storage.Message) error 
 		return tx.SendBatch(ctx, batch).Close()
 	})
 	if err != nil {
-		return fmt.Errorf("postgres: save messages: %w", err)
+		return storage.DatabaseFailure("save messages", fmt.Errorf("postgres: save messages: %w", err))
 	}
 	return nil
 }
@@ -70,11 +70,11 @@ func (s *Store) ListMessages(ctx context.Context, threadID string, n int) ([]sto
 			ORDER BY created_at DESC, seq DESC LIMIT $2::bigint
 		) last ORDER BY created_at, seq`, threadID, limit)
 	if err != nil {
-		return nil, fmt.Errorf("postgres: list messages of %s: %w", threadID, err)
+		return nil, storage.DatabaseFailure("list messages", fmt.Errorf("postgres: list messages of %s: %w", threadID, err))
 	}
 	msgs, err := pgx.CollectRows(rows, rowTo(scanMessage))
 	if err != nil {
-		return nil, fmt.Errorf("postgres: list messages of %s: %w", threadID, err)
+		return nil, storage.DatabaseFailure("list messages", fmt.Errorf("postgres: list messages of %s: %w", threadID, err))
 	}
 	return msgs, nil
 }
@@ -87,7 +87,7 @@ func (s *Store) GetMessage(ctx context.Context, id string) (*storage.Message, er
 		return nil, fmt.Errorf("postgres: get message %s: %w", id, storage.ErrNotFound)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("postgres: get message %s: %w", id, err)
+		return nil, storage.DatabaseFailure("get message", fmt.Errorf("postgres: get message %s: %w", id, err))
 	}
 	return &m, nil
 }
@@ -104,11 +104,11 @@ func (s *Store) GetMessages(ctx context.Context, ids []string) ([]storage.Messag
 		FROM unnest($1::text[]) WITH ORDINALITY AS want (id, place) JOIN mastra_messages m ON m.id = want.id
 		ORDER BY want.place`, ids)
 	if err != nil {
-		return nil, fmt.Errorf("postgres: get messages: %w", err)
+		return nil, storage.DatabaseFailure("get messages", fmt.Errorf("postgres: get messages: %w", err))
 	}
 	msgs, err := pgx.CollectRows(rows, rowTo(scanMessage))
 	if err != nil {
-		return nil, fmt.Errorf("postgres: get messages: %w", err)
+		return nil, storage.DatabaseFailure("get messages", fmt.Errorf("postgres: get messages: %w", err))
 	}
 	return msgs, nil
 }

@@ -67,7 +67,7 @@ func (s *Store) SaveRun(ctx context.Context, r storage.Run) (int64, error) {
 			r.Kind, r.Name, r.ThreadID, r.ResourceID, r.Status, snap, n, r.RunID, r.Version).Scan(&changed)
 	}
 	if err != nil {
-		return 0, fmt.Errorf("postgres: save run %s: %w", r.RunID, err)
+		return 0, storage.DatabaseFailure("save run", fmt.Errorf("postgres: save run %s: %w", r.RunID, err))
 	}
 	if changed == 0 {
 		if r.Version == 0 {
@@ -99,12 +99,12 @@ func (s *Store) AppendRun(ctx context.Context, runID string, version int64, stat
 		INSERT INTO mastra_run_deltas (run_id, version, delta) SELECT run_id, version, $5::text FROM appended`,
 		runID, version, status, now(), string(delta))
 	if err != nil {
-		return 0, fmt.Errorf("postgres: append run %s: %w", runID, err)
+		return 0, storage.DatabaseFailure("append run", fmt.Errorf("postgres: append run %s: %w", runID, err))
 	}
 	if tag.RowsAffected() == 0 {
 		var exists bool
 		if err := s.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM mastra_runs WHERE run_id = $1)`, runID).Scan(&exists); err != nil {
-			return 0, fmt.Errorf("postgres: append run %s: %w", runID, err)
+			return 0, storage.DatabaseFailure("append run", fmt.Errorf("postgres: append run %s: %w", runID, err))
 		}
 		if !exists {
 			return 0, fmt.Errorf("postgres: append run %s: no such run: %w", runID, storage.ErrNotFound)
@@ -122,7 +122,7 @@ func (s *Store) GetRun(ctx context.Context, runID string) (*storage.Run, error) 
 		return nil, fmt.Errorf("postgres: get run %s: %w", runID, storage.ErrNotFound)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("postgres: get run %s: %w", runID, err)
+		return nil, storage.DatabaseFailure("get run", fmt.Errorf("postgres: get run %s: %w", runID, err))
 	}
 	return &r, nil
 }
@@ -156,7 +156,7 @@ func (s *Store) ListRuns(ctx context.Context, f storage.RunFilter) ([]storage.Ru
 		return err
 	})
 	if err != nil {
-		return nil, 0, fmt.Errorf("postgres: list runs: %w", err)
+		return nil, 0, storage.DatabaseFailure("list runs", fmt.Errorf("postgres: list runs: %w", err))
 	}
 	return runs, total, nil
 }
@@ -177,7 +177,7 @@ func (s *Store) DeleteRun(ctx context.Context, runID string) error {
 		return nil
 	})
 	if err != nil {
-		return fmt.Errorf("postgres: delete run %s: %w", runID, err)
+		return storage.DatabaseFailure("delete run", fmt.Errorf("postgres: delete run %s: %w", runID, err))
 	}
 	return nil
 }
@@ -190,7 +190,7 @@ func (s *Store) DeleteFinishedRuns(ctx context.Context, f storage.FinishedRuns) 
 	ids, args := sqlstore.FinishedRunIDs(f, sqlstore.Dollar, ts)
 	tag, err := s.pool.Exec(ctx, `DELETE FROM mastra_runs WHERE run_id IN (`+ids+`)`, args...)
 	if err != nil {
-		return 0, fmt.Errorf("postgres: delete finished runs: %w", err)
+		return 0, storage.DatabaseFailure("delete finished runs", fmt.Errorf("postgres: delete finished runs: %w", err))
 	}
 	return int(tag.RowsAffected()), nil
 }
@@ -209,7 +209,7 @@ func (s *Store) ClaimResume(ctx context.Context, runID, key, owner string) error
 		return fmt.Errorf("postgres: claim resume %q of run %s: no such run: %w", key, runID, storage.ErrNotFound)
 	}
 	if err != nil {
-		return fmt.Errorf("postgres: claim resume %q of run %s: %w", key, runID, err)
+		return storage.DatabaseFailure("claim resume", fmt.Errorf("postgres: claim resume %q of run %s: %w", key, runID, err))
 	}
 	if tag.RowsAffected() == 0 {
 		// Who holds it, for the message only.

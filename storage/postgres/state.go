@@ -22,7 +22,7 @@ func (s *Store) GetThreadState(ctx context.Context, threadID, typ string) (json.
 		return nil, false, nil
 	}
 	if err != nil {
-		return nil, false, fmt.Errorf("postgres: get thread state %s/%s: %w", threadID, typ, err)
+		return nil, false, storage.DatabaseFailure("get thread state", fmt.Errorf("postgres: get thread state %s/%s: %w", threadID, typ, err))
 	}
 	return jsonValue(v), true, nil
 }
@@ -38,7 +38,7 @@ func (s *Store) SetThreadState(ctx context.Context, threadID, typ string, value 
 		ON CONFLICT (thread_id, type) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
 		threadID, typ, sqlstore.JSONArg(value), now())
 	if err != nil {
-		return fmt.Errorf("postgres: set thread state %s/%s: %w", threadID, typ, err)
+		return storage.DatabaseFailure("set thread state", fmt.Errorf("postgres: set thread state %s/%s: %w", threadID, typ, err))
 	}
 	return nil
 }

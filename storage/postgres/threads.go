@@ -31,7 +31,7 @@ func (s *Store) SaveThread(ctx context.Context, t storage.Thread) error {
 		ON CONFLICT (id) DO UPDATE SET title = excluded.title, metadata = excluded.metadata, updated_at = excluded.updated_at`,
 		t.ID, t.ResourceID, t.Title, meta, orNow(t.CreatedAt, n), orNow(t.UpdatedAt, n))
 	if err != nil {
-		return fmt.Errorf("postgres: save thread %s: %w", t.ID, err)
+		return storage.DatabaseFailure("save thread", fmt.Errorf("postgres: save thread %s: %w", t.ID, err))
 	}
 	return nil
 }
@@ -43,7 +43,7 @@ func (s *Store) GetThread(ctx context.Context, id string) (*storage.Thread, erro
 		return nil, fmt.Errorf("postgres: get thread %s: %w", id, storage.ErrNotFound)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("postgres: get thread %s: %w", id, err)
+		return nil, storage.DatabaseFailure("get thread", fmt.Errorf("postgres: get thread %s: %w", id, err))
 	}
 	return &t, nil
 }
@@ -54,11 +54,11 @@ func (s *Store) ListThreads(ctx context.Context, resourceID string) ([]storage.T
 	rows, err := s.pool.Query(ctx, `SELECT `+threadColumns+` FROM mastra_threads WHERE resource_id = $1
 		ORDER BY created_at DESC, seq DESC`, resourceID)
 	if err != nil {
-		return nil, fmt.Errorf("postgres: list threads of %s: %w", resourceID, err)
+		return nil, storage.DatabaseFailure("list threads", fmt.Errorf("postgres: list threads of %s: %w", resourceID, err))
 	}
 	threads, err := pgx.CollectRows(rows, rowTo(scanThread))
 	if err != nil {
-		return nil, fmt.Errorf("postgres: list threads of %s: %w", resourceID, err)
+		return nil, storage.DatabaseFailure("list threads", fmt.Errorf("postgres: list threads of %s: %w", resourceID, err))
 	}
 	return threads, nil
 }
@@ -79,7 +79,7 @@ func (s *Store) DeleteThread(ctx context.Context, id string) error {
 		return nil
 	})
 	if err != nil {
-		return fmt.Errorf("postgres: delete thread %s: %w", id, err)
+		return storage.DatabaseFailure("delete thread", fmt.Errorf("postgres: delete thread %s: %w", id, err))
 	}
 	return nil
 }

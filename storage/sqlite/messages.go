@@ -60,7 +60,7 @@ func (s *Store) SaveMessages(ctx context.Context, msgs []storage.Message) error 
 		return nil
 	})
 	if err != nil {
-		return fmt.Errorf("sqlite: save messages: %w", err)
+		return storage.DatabaseFailure("save messages", fmt.Errorf("sqlite: save messages: %w", err))
 	}
 	return nil
 }
@@ -78,11 +78,11 @@ func (s *Store) ListMessages(ctx context.Context, threadID string, n int) ([]sto
 			ORDER BY created_at DESC, seq DESC LIMIT ?
 		) ORDER BY created_at, seq`, threadID, limit)
 	if err != nil {
-		return nil, fmt.Errorf("sqlite: list messages of %s: %w", threadID, err)
+		return nil, storage.DatabaseFailure("list messages", fmt.Errorf("sqlite: list messages of %s: %w", threadID, err))
 	}
 	msgs, err := collect(rows, scanMessage)
 	if err != nil {
-		return nil, fmt.Errorf("sqlite: list messages of %s: %w", threadID, err)
+		return nil, storage.DatabaseFailure("list messages", fmt.Errorf("sqlite: list messages of %s: %w", threadID, err))
 	}
 	return msgs, nil
 }
@@ -97,7 +97,7 @@ func (s *Store) GetMessage(ctx context.Context, id string) (*storage.Message, er
 		return nil, fmt.Errorf("sqlite: get message %s: %w", id, storage.ErrNotFound)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("sqlite: get message %s: %w", id, err)
+		return nil, storage.DatabaseFailure("get message", fmt.Errorf("sqlite: get message %s: %w", id, err))
 	}
 	return &m, nil
 }
@@ -113,17 +113,17 @@ func (s *Store) GetMessages(ctx context.Context, ids []string) ([]storage.Messag
 	}
 	idList, err := json.Marshal(ids)
 	if err != nil {
-		return nil, fmt.Errorf("sqlite: get messages: %w", err)
+		return nil, storage.DatabaseFailure("get messages", fmt.Errorf("sqlite: get messages: %w", err))
 	}
 	rows, err := s.r.QueryContext(ctx, `SELECT m.id, m.thread_id, m.resource_id, m.role, m.content, m.metadata, m.created_at
 		FROM json_each(?) AS want JOIN mastra_messages AS m ON m.id = want.value
 		ORDER BY want.key`, string(idList))
 	if err != nil {
-		return nil, fmt.Errorf("sqlite: get messages: %w", err)
+		return nil, storage.DatabaseFailure("get messages", fmt.Errorf("sqlite: get messages: %w", err))
 	}
 	msgs, err := collect(rows, scanMessage)
 	if err != nil {
-		return nil, fmt.Errorf("sqlite: get messages: %w", err)
+		return nil, storage.DatabaseFailure("get messages", fmt.Errorf("sqlite: get messages: %w", err))
 	}
 	return msgs, nil
 }

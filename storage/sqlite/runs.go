@@ -71,7 +71,7 @@ func (s *Store) SaveRun(ctx context.Context, r storage.Run) (int64, error) {
 		return err
 	})
 	if err != nil {
-		return 0, fmt.Errorf("sqlite: save run %s: %w", r.RunID, err)
+		return 0, storage.DatabaseFailure("save run", fmt.Errorf("sqlite: save run %s: %w", r.RunID, err))
 	}
 	return r.Version + 1, nil
 }
@@ -114,7 +114,7 @@ func (s *Store) AppendRun(ctx context.Context, runID string, version int64, stat
 		return 0, fmt.Errorf("sqlite: append run %s: no such run: %w", runID, err)
 	}
 	if err != nil {
-		return 0, fmt.Errorf("sqlite: append run %s: %w", runID, err)
+		return 0, storage.DatabaseFailure("append run", fmt.Errorf("sqlite: append run %s: %w", runID, err))
 	}
 	return version + 1, nil
 }
@@ -138,7 +138,7 @@ func (s *Store) GetRun(ctx context.Context, runID string) (*storage.Run, error) 
 		return nil, fmt.Errorf("sqlite: get run %s: %w", runID, storage.ErrNotFound)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("sqlite: get run %s: %w", runID, err)
+		return nil, storage.DatabaseFailure("get run", fmt.Errorf("sqlite: get run %s: %w", runID, err))
 	}
 	return &runs[0], nil
 }
@@ -192,7 +192,7 @@ func (s *Store) ListRuns(ctx context.Context, f storage.RunFilter) ([]storage.Ru
 		return addDeltas(rows, runs)
 	})
 	if err != nil {
-		return nil, 0, fmt.Errorf("sqlite: list runs: %w", err)
+		return nil, 0, storage.DatabaseFailure("list runs", fmt.Errorf("sqlite: list runs: %w", err))
 	}
 	return runs, total, nil
 }
@@ -237,7 +237,7 @@ func (s *Store) DeleteRun(ctx context.Context, runID string) error {
 		return nil
 	})
 	if err != nil {
-		return fmt.Errorf("sqlite: delete run %s: %w", runID, err)
+		return storage.DatabaseFailure("delete run", fmt.Errorf("sqlite: delete run %s: %w", runID, err))
 	}
 	return nil
 }
@@ -258,7 +258,7 @@ func (s *Store) DeleteFinishedRuns(ctx context.Context, f storage.FinishedRuns) 
 		return err
 	})
 	if err != nil {
-		return 0, fmt.Errorf("sqlite: delete finished runs: %w", err)
+		return 0, storage.DatabaseFailure("delete finished runs", fmt.Errorf("sqlite: delete finished runs: %w", err))
 	}
 	return int(removed), nil
 }
@@ -299,7 +299,7 @@ func (s *Store) ClaimResume(ctx context.Context, runID, key, owner string) error
 	case errors.Is(err, storage.ErrNotFound):
 		return fmt.Errorf("sqlite: claim resume %q of run %s: no such run: %w", key, runID, err)
 	case err != nil:
-		return fmt.Errorf("sqlite: claim resume %q of run %s: %w", key, runID, err)
+		return storage.DatabaseFailure("claim resume", fmt.Errorf("sqlite: claim resume %q of run %s: %w", key, runID, err))
 	}
 	return nil
 }

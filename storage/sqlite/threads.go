@@ -28,7 +28,7 @@ func (s *Store) SaveThread(ctx context.Context, t storage.Thread) error {
 		ON CONFLICT (id) DO UPDATE SET title = excluded.title, metadata = excluded.metadata, updated_at = excluded.updated_at`,
 		t.ID, t.ResourceID, t.Title, meta, toMicros(orNow(t.CreatedAt, n)), toMicros(orNow(t.UpdatedAt, n)))
 	if err != nil {
-		return fmt.Errorf("sqlite: save thread %s: %w", t.ID, err)
+		return storage.DatabaseFailure("save thread", fmt.Errorf("sqlite: save thread %s: %w", t.ID, err))
 	}
 	return nil
 }
@@ -42,7 +42,7 @@ func (s *Store) GetThread(ctx context.Context, id string) (*storage.Thread, erro
 		return nil, fmt.Errorf("sqlite: get thread %s: %w", id, storage.ErrNotFound)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("sqlite: get thread %s: %w", id, err)
+		return nil, storage.DatabaseFailure("get thread", fmt.Errorf("sqlite: get thread %s: %w", id, err))
 	}
 	return &t, nil
 }
@@ -53,11 +53,11 @@ func (s *Store) ListThreads(ctx context.Context, resourceID string) ([]storage.T
 	rows, err := s.r.QueryContext(ctx, `SELECT id, resource_id, title, metadata, created_at, updated_at
 		FROM mastra_threads WHERE resource_id = ? ORDER BY created_at DESC, rowid DESC`, resourceID)
 	if err != nil {
-		return nil, fmt.Errorf("sqlite: list threads of %s: %w", resourceID, err)
+		return nil, storage.DatabaseFailure("list threads", fmt.Errorf("sqlite: list threads of %s: %w", resourceID, err))
 	}
 	threads, err := collect(rows, scanThread)
 	if err != nil {
-		return nil, fmt.Errorf("sqlite: list threads of %s: %w", resourceID, err)
+		return nil, storage.DatabaseFailure("list threads", fmt.Errorf("sqlite: list threads of %s: %w", resourceID, err))
 	}
 	return threads, nil
 }
@@ -78,7 +78,7 @@ func (s *Store) DeleteThread(ctx context.Context, id string) error {
 		return nil
 	})
 	if err != nil {
-		return fmt.Errorf("sqlite: delete thread %s: %w", id, err)
+		return storage.DatabaseFailure("delete thread", fmt.Errorf("sqlite: delete thread %s: %w", id, err))
 	}
 	return nil
 }

@@ -39,6 +39,9 @@
 //     refuses an empty or invalid delta (and stores nothing); it sets
 //     UpdatedAt to the time of the append. A run without deltas has nil
 //     Deltas.
+//   - Every error of the database or its driver is a
+//     *storage.DatabaseError with its generic text; the suite checks the
+//     calls of a closed store.
 //
 // Each subtest opens its own store and closes it when it ends (Close may
 // therefore also be called by cleanups open registers; backends make Close
@@ -127,6 +130,7 @@ var groups = []struct {
 	{"Journal", journalTests},
 	{"Claims", claimTests},
 	{"Concurrency", concurrencyTests},
+	{"DatabaseErrors", databaseErrorTests},
 }
 
 // subtest is one conformance check, run on a fresh store: fn, or runs
