@@ -256,6 +256,14 @@ func truncateForLogging(raw []byte) string {
 	if raw == nil {
 		return "[Unable to serialize data]"
 	}
+	if len(raw) > sampleAbove && json.Valid(raw) {
+		raw = footerSample(raw)
+	}
+	return footerText(raw)
+}
+
+// footerText is truncateForLogging of a present value.
+func footerText(raw []byte) string {
 	// 4 bytes per UTF-16 unit bounds the prefix that holds 200 units.
 	s, err := jsjson.StringifyPrefix(raw, "  ", 4*footerLimit+4)
 	if err != nil {
