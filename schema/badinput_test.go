@@ -252,7 +252,8 @@ func TestBadInputHugeValues(t *testing.T) {
 		{`{"type":"object","properties":{"a":{}},"additionalProperties":false}`, 1, "unrecognized_keys"},
 		{`{"type":"object","additionalProperties":{"type":"number"}}`, 0, ""},
 		{`{"type":"object","propertyNames":{"pattern":"^k[0-9]+$"}}`, 0, ""},
-		{`{"type":"object","propertyNames":{"maxLength":3}}`, keys, "invalid_key"},
+		// One invalid key per key: validation stops after MaxIssues+1.
+		{`{"type":"object","propertyNames":{"maxLength":3}}`, schema.MaxIssues + 1, "invalid_key"},
 		{`{"type":"object","patternProperties":{"^k":{"type":"number","minimum":0}}}`, 0, ""},
 		{`{"type":"object","maxProperties":10}`, 1, "too_big"},
 		{`{"type":"object","properties":{"k000001":{"type":"string"}},"required":["zz"]}`, 2, "invalid_type"},

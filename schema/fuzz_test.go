@@ -23,7 +23,8 @@ import (
 //   - nothing panics, overflows the stack or hangs;
 //   - Validate and ValidateInput never modify their input and are
 //     deterministic;
-//   - every issue has a Zod code and a non-empty, valid UTF-8 message;
+//   - every issue has a Zod code and a non-empty, valid UTF-8 message,
+//     and there are at most MaxIssues+1 of them;
 //   - ValidateInput returns the first attempt's issues when it fails, and
 //     Validate's own result when the input is valid as it stands;
 //   - the fast path (ValidJSON) never accepts what the full validator
@@ -291,6 +292,9 @@ func issuesJSON(is []schema.Issue) string {
 
 func checkIssues(t *testing.T, what string, issues []schema.Issue) {
 	t.Helper()
+	if len(issues) > schema.MaxIssues+1 {
+		t.Errorf("%s: %d issues, more than MaxIssues+1", what, len(issues))
+	}
 	for _, is := range issues {
 		if !zodCodes[is.Code] {
 			t.Errorf("%s: issue with unknown code %q: %+v", what, is.Code, is)

@@ -18,7 +18,8 @@ type Schema interface {
 	JSONSchema() *jsonschema.Schema
 	// Validate checks v and returns the value the tool should receive (with
 	// defaults filled in and, where the schema says so, unknown keys
-	// stripped) or the issues found. It must not modify v.
+	// stripped) or the issues found (the first [MaxIssues]+1 of them at
+	// most, for [Compiled]). It must not modify v.
 	Validate(v any) (any, []Issue)
 }
 
@@ -200,12 +201,13 @@ func ForType(t reflect.Type) (*Compiled, error) {
 // JSONSchema implements [Schema].
 func (c *Compiled) JSONSchema() *jsonschema.Schema { return c.src }
 
-// Validate implements [Schema].
+// Validate implements [Schema]. It stops after MaxIssues+1 issues (see
+// [MaxIssues]).
 func (c *Compiled) Validate(v any) (any, []Issue) {
-	var issues []Issue
-	out, _ := c.root.validate(v, true, nil, &issues)
-	if len(issues) > 0 {
-		return nil, issues
+	issues := newIssueList()
+	out, _ := c.root.validate(v, true, nil, issues)
+	if issues.found > 0 {
+		return nil, issues.items
 	}
 	return out, nil
 }
@@ -214,10 +216,10 @@ func (c *Compiled) Validate(v any) (any, []Issue) {
 // from v (defaults filled in, unknown keys stripped), so callers can keep
 // their own value when it does not.
 func (c *Compiled) ValidateChanged(v any) (any, bool, []Issue) {
-	var issues []Issue
-	out, changed := c.root.validate(v, true, nil, &issues)
-	if len(issues) > 0 {
-		return nil, false, issues
+	issues := newIssueList()
+	out, changed := c.root.validate(v, true, nil, issues)
+	if issues.found > 0 {
+		return nil, false, issues.items
 	}
 	return out, changed, nil
 }

@@ -15,7 +15,7 @@ import (
 // undefined) and appends issues. It returns the output value and whether it
 // differs from v (defaults filled, keys stripped); v itself is never
 // modified.
-func (n *node) validate(v any, present bool, path []string, issues *[]Issue) (any, bool) {
+func (n *node) validate(v any, present bool, path []string, issues *issueList) (any, bool) {
 	if n == nil {
 		return v, false
 	}
@@ -24,9 +24,9 @@ func (n *node) validate(v any, present bool, path []string, issues *[]Issue) (an
 		// The referenced schema applies first; keywords beside $ref apply
 		// too (draft 2020-12). Compile rejects reference cycles that never
 		// reach into the value.
-		before := len(*issues)
+		before := issues.found
 		out, chg := n.refNode.validate(v, present, path, issues)
-		if len(*issues) > before {
+		if issues.found > before {
 			return v, false
 		}
 		if chg {
@@ -117,9 +117,9 @@ func (n *node) validate(v any, present bool, path []string, issues *[]Issue) (an
 		}
 	}
 	if n.not != nil {
-		var scratch []Issue
+		scratch := issueList{limit: 1} // only whether it fails matters
 		n.not.validate(out, true, path, &scratch)
-		if len(scratch) == 0 {
+		if scratch.found == 0 {
 			add(issues, path, "custom", "Invalid input", false)
 		}
 	}
@@ -157,7 +157,7 @@ func (n *node) typeAllows(jt uint8, v any) bool {
 // z.discriminatedUnion do: the first matching branch wins; when none
 // matches and exactly one branch got past its type checks, that branch's
 // issues are reported; otherwise one "Invalid input".
-func (n *node) validateUnion(branches []*node, exactlyOne bool, v any, present bool, path []string, issues *[]Issue) (any, bool, bool) {
+func (n *node) validateUnion(branches []*node, exactlyOne bool, v any, present bool, path []string, issues *issueList) (any, bool, bool) {
 	if n.discriminator != "" && sameNodes(branches, n.discBranches) {
 		obj, isObj := v.(map[string]any)
 		if !present || !isObj {
@@ -167,9 +167,9 @@ func (n *node) validateUnion(branches []*node, exactlyOne bool, v any, present b
 		dv, has := obj[n.discriminator]
 		for i, vals := range n.discValues {
 			if has && containsValue(vals, dv) {
-				before := len(*issues)
+				before := issues.found
 				out, changed := branches[i].validate(v, present, path, issues)
-				return out, changed, len(*issues) == before
+				return out, changed, issues.found == before
 			}
 		}
 		add(issues, appendPath(path, n.discriminator), "invalid_union", discriminatorMessage(n.discValues), true)
@@ -184,10 +184,11 @@ func (n *node) validateUnion(branches []*node, exactlyOne bool, v any, present b
 		nonAborts int
 	)
 	for i, b := range branches {
-		var bi []Issue
-		out, chg := b.validate(v, present, path, &bi)
+		bl := issueList{limit: issues.limit}
+		out, chg := b.validate(v, present, path, &bl)
+		bi := bl.items
 		results = append(results, bi)
-		if len(bi) == 0 {
+		if bl.found == 0 {
 			matches++
 			if matches == 1 {
 				firstOut, firstChg = out, chg
@@ -206,7 +207,7 @@ func (n *node) validateUnion(branches []*node, exactlyOne bool, v any, present b
 		return firstOut, firstChg, true
 	}
 	if matches == 0 && nonAborts == 1 {
-		*issues = append(*issues, results[nonAbort]...)
+		issues.addAll(results[nonAbort])
 		return v, false, false
 	}
 	add(issues, path, "invalid_union", "Invalid input", true)
@@ -229,7 +230,7 @@ func anyAborting(issues []Issue) bool {
 // checkString runs the string checks in Zod's order: the format (Zod's
 // base type for z.email() and friends) first, then lengths, then a pattern,
 // then any other format.
-func (n *node) checkString(s string, path []string, issues *[]Issue) {
+func (n *node) checkString(s string, path []string, issues *issueList) {
 	zodMsg, zodFormat := zodFormatMessage(n.format, n.patternSrc)
 	if zodFormat {
 		// Zod writes its string formats as "format" plus the "pattern" that
@@ -266,7 +267,7 @@ func (n *node) checkString(s string, path []string, issues *[]Issue) {
 	}
 }
 
-func (n *node) checkNumber(f float64, path []string, issues *[]Issue) {
+func (n *node) checkNumber(f float64, path []string, issues *issueList) {
 	if n.minimum != nil && f < *n.minimum {
 		add(issues, path, "too_small", boundMessage(false, n.origin(*n.minimum), *n.minimum, true), false)
 	}
@@ -304,7 +305,7 @@ func isMultiple(f, m float64) bool {
 	return r < 1e-9*math.Max(1, math.Abs(q))
 }
 
-func (n *node) validateObject(obj map[string]any, path []string, issues *[]Issue) (any, bool) {
+func (n *node) validateObject(obj map[string]any, path []string, issues *issueList) (any, bool) {
 	var out map[string]any // copy made on first change
 	set := func(k string, v any) {
 		if out == nil {
@@ -316,6 +317,9 @@ func (n *node) validateObject(obj map[string]any, path []string, issues *[]Issue
 		out[k] = v
 	}
 	for _, k := range n.order {
+		if issues.full() {
+			break // the rest would not be kept
+		}
 		pn := n.props[k]
 		v, ok := obj[k]
 		if !ok {
@@ -342,10 +346,13 @@ func (n *node) validateObject(obj map[string]any, path []string, issues *[]Issue
 	var unknown []string
 	if n.noAdditional || n.additional != nil || len(n.patternProps) > 0 || n.propNames != nil {
 		for _, k := range sortedKeys(obj) {
+			if issues.full() {
+				break // the rest would not be kept
+			}
 			if n.propNames != nil {
-				var scratch []Issue
+				scratch := issueList{limit: 1} // only whether it fails matters
 				n.propNames.validate(k, true, path, &scratch)
-				if len(scratch) > 0 {
+				if scratch.found > 0 {
 					// Zod's enum-keyed records report unknown keys as
 					// unrecognized; other key schemas as invalid keys.
 					if n.propNames.resolved().enum != nil {
@@ -410,7 +417,7 @@ func (n *node) validateObject(obj map[string]any, path []string, issues *[]Issue
 	return out, true
 }
 
-func (n *node) validateArray(arr []any, path []string, issues *[]Issue) (any, bool) {
+func (n *node) validateArray(arr []any, path []string, issues *issueList) (any, bool) {
 	var out []any
 	set := func(i int, v any) {
 		if out == nil {
@@ -419,6 +426,9 @@ func (n *node) validateArray(arr []any, path []string, issues *[]Issue) (any, bo
 		out[i] = v
 	}
 	for i, e := range arr {
+		if issues.full() {
+			break // the rest would not be kept
+		}
 		var en *node
 		switch {
 		case i < len(n.prefix):
@@ -461,8 +471,12 @@ func (n *node) validateArray(arr []any, path []string, issues *[]Issue) (any, bo
 	return out, true
 }
 
-func add(issues *[]Issue, path []string, code, msg string, aborting bool) {
-	*issues = append(*issues, Issue{Code: code, Path: append([]string(nil), path...), Message: msg, aborting: aborting})
+func add(issues *issueList, path []string, code, msg string, aborting bool) {
+	if issues.full() {
+		issues.found++ // not kept: no need to copy its path
+		return
+	}
+	issues.add(Issue{Code: code, Path: append([]string(nil), path...), Message: msg, aborting: aborting})
 }
 
 // appendPath extends path for a child. The child's path may share the

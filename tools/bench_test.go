@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 )
 
@@ -68,6 +69,36 @@ func BenchmarkToolExecuteInvalid(b *testing.B) {
 	for b.Loop() {
 		res, err := benchAddTool.Execute(ctx, args, nil)
 		if err != nil || res.ValidationError() == nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+type benchListIn struct {
+	List []float64 `json:"list"`
+}
+
+// benchListTool takes a list of numbers.
+var benchListTool = New(Config[benchListIn, int]{
+	ID:          "sum-list",
+	Description: "Counts a list",
+	Execute:     func(_ Context, in benchListIn) (int, error) { return len(in.List), nil },
+})
+
+// BenchmarkToolExecuteHugeInvalid measures the invalid path for 1 MB of
+// arguments whose every element is wrong: a list of 250 000 strings where
+// numbers are wanted, to Mastra's ValidationError and its JSON.
+func BenchmarkToolExecuteHugeInvalid(b *testing.B) {
+	ctx := context.Background()
+	args := []byte(`{"list":[` + strings.Repeat(`"x",`, 250_000-1) + `"x"]}`)
+	b.ReportAllocs()
+	b.SetBytes(int64(len(args)))
+	for b.Loop() {
+		res, err := benchListTool.Execute(ctx, args, nil)
+		if err != nil || res.ValidationError() == nil {
+			b.Fatal(err)
+		}
+		if out, err := json.Marshal(res.Output); err != nil || len(out) == 0 {
 			b.Fatal(err)
 		}
 	}

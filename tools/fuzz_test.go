@@ -548,9 +548,15 @@ func checkValidationError(t *testing.T, what string, res *tools.Result, ve *tool
 		header = "Tool output validation failed for " + label + ". The tool returned invalid output:\n"
 		footerLabel = "Returned output: "
 	}
+	if len(ve.Issues) > schema.MaxIssues || (ve.Truncated && len(ve.Issues) != schema.MaxIssues) {
+		t.Errorf("%s: %d issues listed (truncated %v)", what, len(ve.Issues), ve.Truncated)
+	}
 	lines := make([]string, len(ve.Issues))
 	for i, is := range ve.Issues {
 		lines[i] = "- " + is.PathString() + ": " + is.Message
+	}
+	if ve.Truncated {
+		lines = append(lines, tools.LeftOutLine)
 	}
 	body := header + strings.Join(lines, "\n") + "\n\n" + footerLabel
 	footer, ok := strings.CutPrefix(ve.Message, body)

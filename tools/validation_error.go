@@ -19,12 +19,23 @@ import (
 type ValidationError struct {
 	// Message is the header, one "- <path>: <message>" line per issue and
 	// the footer with the offending value (JSON, at most 200 characters).
+	// When Truncated, the lines stop after the first schema.MaxIssues
+	// issues with the line "- … more issues left out".
 	Message string
 	// Errors is the {errors, fields} tree of the issue messages.
 	Errors FieldErrors
-	// Issues are the issues the message was built from.
+	// Issues are the issues the message was built from, the first
+	// schema.MaxIssues at most.
 	Issues []schema.Issue
+	// Truncated reports that the value had more than schema.MaxIssues
+	// issues: those past them are left out of Issues, Errors and Message
+	// (and the validator stopped looking for them).
+	Truncated bool
 }
+
+// LeftOutLine is the issue line that ends a ValidationError's list when
+// more issues were found than it shows.
+const LeftOutLine = "- … more issues left out"
 
 // FieldErrors is one level of the validationErrors tree: the messages at
 // this level and the nested levels by key. Fields keep the order Mastra's
@@ -214,6 +225,7 @@ func (k validationKind) texts(id string) (header, footer string) {
 // Mastra renders as "[Unable to serialize data]".
 func newValidationError(kind validationKind, id string, issues []schema.Issue, raw []byte) *ValidationError {
 	header, footer := kind.texts(id)
+	issues, truncated := schema.CapIssues(issues)
 	var b strings.Builder
 	b.WriteString(header)
 	b.WriteByte('\n')
@@ -226,10 +238,13 @@ func newValidationError(kind validationKind, id string, issues []schema.Issue, r
 		b.WriteString(": ")
 		b.WriteString(is.Message)
 	}
+	if truncated {
+		b.WriteString("\n" + LeftOutLine)
+	}
 	b.WriteString("\n\n")
 	b.WriteString(footer)
 	b.WriteString(truncateForLogging(raw))
-	return &ValidationError{Message: b.String(), Errors: buildFieldErrors(issues), Issues: issues}
+	return &ValidationError{Message: b.String(), Errors: buildFieldErrors(issues), Issues: issues, Truncated: truncated}
 }
 
 // footerLimit is Mastra's footer length, in UTF-16 code units.
@@ -241,6 +256,14 @@ func truncateForLogging(raw []byte) string {
 	if raw == nil {
 		return "[Unable to serialize data]"
 	}
+	if len(raw) > sampleAbove && json.Valid(raw) {
+		raw = footerSample(raw)
+	}
+	return footerText(raw)
+}
+
+// footerText is truncateForLogging of a present value.
+func footerText(raw []byte) string {
 	// 4 bytes per UTF-16 unit bounds the prefix that holds 200 units.
 	s, err := jsjson.StringifyPrefix(raw, "  ", 4*footerLimit+4)
 	if err != nil {

@@ -279,7 +279,7 @@ func settle(rec *StepResult, s *Step, result *tools.Result, err error) (json.Raw
 		}
 		return nil, suspended, nil
 	case result.ValidationError() != nil:
-		verr := newError(mastraerror.IDWorkflowStepInputValidationFailed, "Step input validation failed: \n"+issueLines(result.ValidationError().Issues))
+		verr := newError(mastraerror.IDWorkflowStepInputValidationFailed, "Step input validation failed: \n"+stepIssueLines(result.ValidationError()))
 		rec.Status, rec.Error = StatusFailed, errorInfo(verr)
 		return nil, failed, verr
 	}
@@ -702,14 +702,29 @@ func validateAbsent(s schema.Schema, what string) error {
 }
 
 // issueLines are "- <path>: <message>" lines, as Mastra writes them (the
-// path joined with ".", empty for the value itself).
+// path joined with ".", empty for the value itself), for the first
+// schema.MaxIssues issues, then tools.LeftOutLine when there were more.
 func issueLines(issues []schema.Issue) string {
+	shown, more := schema.CapIssues(issues)
+	return writeIssueLines(shown, more)
+}
+
+// stepIssueLines are issueLines of a step's input validation error.
+func stepIssueLines(ve *tools.ValidationError) string {
+	shown, more := schema.CapIssues(ve.Issues)
+	return writeIssueLines(shown, more || ve.Truncated)
+}
+
+func writeIssueLines(issues []schema.Issue, more bool) string {
 	var b strings.Builder
 	for i, is := range issues {
 		if i > 0 {
 			b.WriteByte('\n')
 		}
 		b.WriteString("- " + strings.Join(is.Path, ".") + ": " + is.Message)
+	}
+	if more {
+		b.WriteString("\n" + tools.LeftOutLine)
 	}
 	return b.String()
 }

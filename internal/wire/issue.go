@@ -1,5 +1,7 @@
 package wire
 
+import "github.com/gomastra/mastra/schema"
+
 // Issue is one problem of a request Mastra's HTTP API refuses, as its 400
 // answers list them (Zod's issues): the field's dotted path ("root" for
 // the body itself, "body" for a body that is not JSON) and the message.
@@ -12,8 +14,9 @@ type Issue struct {
 // problems (an array of a million wrong elements) is answered with its
 // first MaxIssues, so that the answer, and the memory spent finding and
 // writing its issues, stay small whatever the body; a body with
-// MaxIssues or fewer problems is answered with all of them.
-const MaxIssues = 100
+// MaxIssues or fewer problems is answered with all of them. It is the
+// schema package's limit, so a body and the input in it are capped alike.
+const MaxIssues = schema.MaxIssues
 
 // Issues collects the issues of one request, keeping the first
 // MaxIssues. Validators stop looking once Full says so.
