@@ -15,6 +15,7 @@ import (
 	"github.com/gomastra/mastra/schema/compat"
 	"github.com/gomastra/mastra/stream"
 	"github.com/gomastra/mastra/stream/partialjson"
+	"github.com/gomastra/mastra/tools"
 )
 
 // StructuredOutput asks a run for an answer that is a JSON value matching
@@ -231,13 +232,17 @@ func (st *structuring) check(text string, reason model.FinishReason) checked {
 	v, _ := partialjson.Parse(raw)
 	validated, issues := st.so.Schema.Validate(st.unwrap(v))
 	if len(issues) > 0 {
-		lines := make([]string, len(issues))
-		for i, is := range issues {
+		shown, more := schema.CapIssues(issues)
+		lines := make([]string, len(shown), len(shown)+1)
+		for i, is := range shown {
 			path := strings.Join(is.Path, ".")
 			if path == "" {
 				path = "root"
 			}
 			lines[i] = "- " + path + ": " + is.Message
+		}
+		if more {
+			lines = append(lines, tools.LeftOutLine)
 		}
 		diag := raw
 		if v != nil {

@@ -270,3 +270,20 @@ func TestPreprocessJSONText(t *testing.T) {
 		}
 	}
 }
+
+// TestStructuredOutputErrorListsTheFirstIssues: an object with more issues
+// than schema.MaxIssues gets an error listing the first ones and a line
+// saying the rest were left out, not one line per issue.
+func TestStructuredOutputErrorListsTheFirstIssues(t *testing.T) {
+	listSchema := schema.MustFromJSON([]byte(`{"type":"object","properties":{"list":{"type":"array","items":{"type":"number"}}},"required":["list"]}`))
+	answer := `{"list":[` + strings.TrimSuffix(strings.Repeat(`"x",`, 5000), ",") + `]}`
+	_, err := weatherAgent(t, weatherRun(answer)).Generate(context.Background(), "List?", WithStructuredOutput(StructuredOutput{Schema: listSchema}))
+	var runErr *RunError
+	if !errors.As(err, &runErr) {
+		t.Fatalf("err %v", err)
+	}
+	lines := strings.Split(runErr.Message, "\n")
+	if len(lines) != schema.MaxIssues+1 || lines[len(lines)-1] != tools.LeftOutLine || !strings.HasPrefix(lines[99], "- list.99: ") {
+		t.Errorf("%d lines, last %q", len(lines), lines[len(lines)-1])
+	}
+}

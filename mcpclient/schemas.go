@@ -220,15 +220,19 @@ const footerLimit = 200
 func outputValidationError(tool string, issues []schema.Issue, value any) *tools.ValidationError {
 	var b strings.Builder
 	b.WriteString("Tool output validation failed for " + tool + ". The tool returned invalid output:\n")
-	for i, is := range issues {
+	shown, more := schema.CapIssues(issues)
+	for i, is := range shown {
 		if i > 0 {
 			b.WriteByte('\n')
 		}
 		b.WriteString("- " + is.PathString() + ": " + is.Message)
 	}
+	if more {
+		b.WriteString("\n" + tools.LeftOutLine)
+	}
 	b.WriteString("\n\nReturned output: ")
 	b.WriteString(footer(value))
-	return &tools.ValidationError{Message: b.String(), Errors: fieldErrors(issues), Issues: issues}
+	return &tools.ValidationError{Message: b.String(), Errors: fieldErrors(shown), Issues: shown, Truncated: more}
 }
 
 func footer(v any) string {
