@@ -100,7 +100,7 @@ func answeredTail(msgs []model.Message) []model.Message {
 	assistant.Content = calls
 	tool := model.Message{Role: model.RoleTool}
 	for _, id := range order {
-		if slicesContainsCall(calls, id) {
+		if slices.ContainsFunc(calls, func(p model.Part) bool { return p.ToolCall != nil && p.ToolCall.ToolCallID == id }) {
 			tool.Content = append(tool.Content, results[id])
 		}
 	}
@@ -122,14 +122,4 @@ func trailingAnsweredCalls(m model.Message, results map[string]model.Part) []mod
 		from--
 	}
 	return slices.Clone(m.Content[from:])
-}
-
-// slicesContainsCall reports whether parts hold the tool call id.
-func slicesContainsCall(parts []model.Part, id string) bool {
-	for _, p := range parts {
-		if p.ToolCall != nil && p.ToolCall.ToolCallID == id {
-			return true
-		}
-	}
-	return false
 }

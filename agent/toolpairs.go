@@ -10,79 +10,85 @@ import "github.com/gomastra/mastra/model"
 // with nothing is dropped. Such halves come from memory: a thread holds
 // the calls of client tools, and of suspended tools, as they were made,
 // and the results that answer them may come later, in another message,
-// or never.
+// or never. A prompt without halves is returned as it is.
 func withoutUnansweredCalls(msgs []model.Message) []model.Message {
-	var out []model.Message
-	changed := false
+	b := prunedPrompt{src: msgs}
 	for i := 0; i < len(msgs); i++ {
-		m := msgs[i]
-		if m.Role == model.RoleTool {
-			// Not after an assistant message (those are handled with it).
-			m = keepParts(m, func(p model.Part) bool { return p.ToolResult == nil }, &changed)
-			out = appendUnlessEmptied(out, m, msgs[i])
-			continue
-		}
-		if m.Role != model.RoleAssistant {
-			out = append(out, m)
+		if msgs[i].Role != model.RoleAssistant {
+			if msgs[i].Role == model.RoleTool {
+				// Not after an assistant message (those are handled with it).
+				b.keep(i, func(p model.Part) bool { return p.ToolResult == nil })
+			} else {
+				b.keep(i, func(model.Part) bool { return true })
+			}
 			continue
 		}
 		end := i + 1
 		for end < len(msgs) && msgs[end].Role == model.RoleTool {
 			end++
 		}
-		answered := answeredIDs(msgs[i:end])
-		keep := func(p model.Part) bool {
-			return p.ToolCall == nil || p.ToolCall.ProviderExecuted || answered[p.ToolCall.ToolCallID]
-		}
-		m = keepParts(m, keep, &changed)
-		out = appendUnlessEmptied(out, m, msgs[i])
-		called := calledIDs(msgs[i])
+		group := msgs[i:end]
+		b.keep(i, func(p model.Part) bool {
+			return p.ToolCall == nil || p.ToolCall.ProviderExecuted || hasResult(group, p.ToolCall.ToolCallID)
+		})
 		for j := i + 1; j < end; j++ {
-			tm := keepParts(msgs[j], func(p model.Part) bool { return p.ToolResult == nil || called[p.ToolResult.ToolCallID] }, &changed)
-			out = appendUnlessEmptied(out, tm, msgs[j])
+			b.keep(j, func(p model.Part) bool { return p.ToolResult == nil || hasCall(group[0], p.ToolResult.ToolCallID) })
 		}
 		i = end - 1
 	}
-	if !changed {
+	if b.out == nil {
 		return msgs
 	}
-	return out
+	return b.out
 }
 
-// answeredIDs are the ids of the tool calls the first of msgs (an
-// assistant message) makes that msgs answer.
-func answeredIDs(msgs []model.Message) map[string]bool {
-	results := map[string]bool{}
+// prunedPrompt is a prompt with parts left out, copied only from the
+// first message that loses a part: out stays nil while none has.
+type prunedPrompt struct {
+	src []model.Message
+	out []model.Message
+}
+
+// keep adds message i of the source with only the parts keep accepts,
+// and without it when that leaves it empty.
+func (b *prunedPrompt) keep(i int, keep func(model.Part) bool) {
+	m, dropped := keepParts(b.src[i], keep)
+	if !dropped && b.out == nil {
+		return
+	}
+	if b.out == nil {
+		b.out = append(make([]model.Message, 0, len(b.src)), b.src[:i]...)
+	}
+	if len(m.Content) > 0 || len(b.src[i].Content) == 0 {
+		b.out = append(b.out, m)
+	}
+}
+
+// hasResult reports whether msgs hold a result of the tool call id.
+func hasResult(msgs []model.Message, id string) bool {
 	for _, m := range msgs {
 		for _, p := range m.Content {
-			if p.ToolResult != nil {
-				results[p.ToolResult.ToolCallID] = true
+			if p.ToolResult != nil && p.ToolResult.ToolCallID == id {
+				return true
 			}
 		}
 	}
-	answered := map[string]bool{}
-	for id := range calledIDs(msgs[0]) {
-		if results[id] {
-			answered[id] = true
-		}
-	}
-	return answered
+	return false
 }
 
-// calledIDs are the ids of the tool calls m makes.
-func calledIDs(m model.Message) map[string]bool {
-	ids := map[string]bool{}
+// hasCall reports whether m makes the tool call id.
+func hasCall(m model.Message, id string) bool {
 	for _, p := range m.Content {
-		if p.ToolCall != nil {
-			ids[p.ToolCall.ToolCallID] = true
+		if p.ToolCall != nil && p.ToolCall.ToolCallID == id {
+			return true
 		}
 	}
-	return ids
+	return false
 }
 
 // keepParts is m with only the parts keep accepts (m itself when it
-// accepts them all); it sets *changed when it leaves a part out.
-func keepParts(m model.Message, keep func(model.Part) bool, changed *bool) model.Message {
+// accepts them all), and whether it left any out.
+func keepParts(m model.Message, keep func(model.Part) bool) (model.Message, bool) {
 	var parts []model.Part
 	for j, p := range m.Content {
 		if keep(p) {
@@ -96,18 +102,8 @@ func keepParts(m model.Message, keep func(model.Part) bool, changed *bool) model
 		}
 	}
 	if parts == nil {
-		return m
+		return m, false
 	}
-	*changed = true
 	m.Content = parts
-	return m
-}
-
-// appendUnlessEmptied appends m unless leaving parts out of orig emptied
-// it.
-func appendUnlessEmptied(out []model.Message, m, orig model.Message) []model.Message {
-	if len(m.Content) == 0 && len(orig.Content) > 0 {
-		return out
-	}
-	return append(out, m)
+	return m, true
 }
