@@ -163,9 +163,10 @@ func (r *run) begin(out sink, input []model.Message) {
 }
 
 // takeInput fills the state from the request: the instructions, the
-// input (its system messages stay in the input; the messages it carries
-// of an earlier response start the response), the memory history, and
-// the options a resume keeps. It returns the carried messages.
+// memory history, the input (its system messages stay in the input; the
+// messages it carries of an earlier response start the response; of the
+// messages a thread with history already holds, none, see newToThread),
+// and the options a resume keeps. It returns the carried messages.
 func (r *run) takeInput(input []model.Message) ([]model.Message, error) {
 	s := r.state
 	s.Instructions = r.agent.cfg.Instructions
@@ -177,14 +178,18 @@ func (r *run) takeInput(input []model.Message) ([]model.Message, error) {
 	}
 	s.Context, s.MaxSteps, s.ThreadID, s.ResourceID = r.opts.context, r.opts.maxSteps, r.opts.threadID, r.opts.resourceID
 	s.RequestContext = r.opts.requestContext.Serialisable()
-	in, carried := splitInput(r.ingestToolResults(input))
+	if err := r.remember(); err != nil {
+		return nil, err
+	}
+	input = r.ingestToolResults(input)
+	if len(s.History) > 0 {
+		input = newToThread(input)
+	}
+	in, carried := splitInput(input)
 	for _, m := range in {
 		if m.Role != model.RoleSystem {
 			s.User = append(s.User, m)
 		}
-	}
-	if err := r.remember(); err != nil {
-		return nil, err
 	}
 	if r.st != nil {
 		in = r.st.inline(in)

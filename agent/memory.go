@@ -18,7 +18,10 @@ import (
 
 // MemoryOptions configure an agent's memory (Config.Memory, with
 // Config.Storage): runs given a thread (WithMemory) see its last messages
-// and add theirs to it.
+// and add theirs to it. When the thread already holds messages, a run
+// takes of its input only what the thread lacks: the messages after the
+// last assistant or tool message, or, when the input ends with client
+// tool results, those results and the calls they answer.
 type MemoryOptions struct {
 	// LastMessages is how many of the thread's latest messages a run is
 	// given before its input (0: the default, 10; negative: none).

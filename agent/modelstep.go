@@ -86,11 +86,12 @@ func (r *run) conversation() []model.Message {
 }
 
 // request is the model request of a step: its messages (empty tool
-// messages left out: providers refuse them), the step's tools as the
-// model is offered them (provider tools resolved for the model, schemas
-// rewritten for it), tool choice, settings and response format.
+// messages and half tool pairs left out: providers refuse them), the
+// step's tools as the model is offered them (provider tools resolved for
+// the model, schemas rewritten for it), tool choice, settings and
+// response format.
 func (r *run) request(messages []model.Message, choice model.ToolChoice) (*model.Request, error) {
-	req := &model.Request{Messages: withoutEmptyToolMessages(messages), ToolChoice: choice, Settings: r.opts.settings, ProviderOptions: r.opts.providerOpts}
+	req := &model.Request{Messages: withoutUnansweredCalls(withoutEmptyToolMessages(messages)), ToolChoice: choice, Settings: r.opts.settings, ProviderOptions: r.opts.providerOpts}
 	if r.st != nil {
 		req.ResponseFormat = r.st.responseFormat()
 	}
