@@ -3,7 +3,9 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
+	"time"
 
 	"github.com/gomastra/mastra/internal/sqlstore"
 )
@@ -138,4 +140,30 @@ func migrate(ctx context.Context, db *sql.DB) error {
 		return fmt.Errorf("migrate: %w", err)
 	}
 	return nil
+}
+
+// migrateRetrying is migrate, tried again while it fails with SQLITE_BUSY
+// without having waited for it: processes opening a new database file at
+// once race to turn WAL on and to migrate, and SQLite reports some of
+// those lock conflicts at once rather than through the busy timeout. It
+// gives up after busyTimeoutMS, as a statement would.
+func migrateRetrying(ctx context.Context, db *sql.DB) error {
+	deadline := time.Now().Add(busyTimeoutMS * time.Millisecond)
+	for wait := time.Millisecond; ; wait = min(2*wait, 100*time.Millisecond) {
+		err := migrate(ctx, db)
+		if err == nil || !isBusy(err) || time.Now().After(deadline) {
+			return err
+		}
+		select {
+		case <-time.After(wait):
+		case <-ctx.Done():
+			return err
+		}
+	}
+}
+
+// isBusy reports whether err is SQLite's SQLITE_BUSY (primary code 5).
+func isBusy(err error) bool {
+	var coded interface{ Code() int }
+	return errors.As(err, &coded) && coded.Code()&0xff == 5
 }

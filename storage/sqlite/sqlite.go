@@ -93,7 +93,7 @@ func Open(ctx context.Context, dsn string) (*Store, error) {
 	keepOne(s.w)
 	// Migrate through the writer first: its first connection also turns
 	// WAL on, before any reader connects.
-	if err := migrate(ctx, s.w); err != nil {
+	if err := migrateRetrying(ctx, s.w); err != nil {
 		s.w.Close()
 		return nil, fmt.Errorf("sqlite: open %q: %w", dsn, err)
 	}
