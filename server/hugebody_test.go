@@ -3,12 +3,12 @@ package server
 import (
 	"net/http"
 	"net/http/httptest"
-	"runtime"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/gomastra/mastra"
+	"github.com/gomastra/mastra/internal/httpcost"
 	"github.com/gomastra/mastra/tools"
 	"github.com/gomastra/mastra/workflows"
 )
@@ -55,20 +55,6 @@ func wrongRecord(n int) string {
 	return b.String()
 }
 
-// serveAllocated answers one request with h and returns the answer and
-// the bytes allocated meanwhile (runtime.MemStats.TotalAlloc).
-func serveAllocated(h http.Handler, path, body string) (*httptest.ResponseRecorder, uint64) {
-	req := httptest.NewRequest(http.MethodPost, path, strings.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
-	rec := httptest.NewRecorder()
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	h.ServeHTTP(rec, req)
-	runtime.ReadMemStats(&after)
-	return rec, after.TotalAlloc - before.TotalAlloc
-}
-
 // hugeInvalidBodies are bodies near the 4.5 MB limit whose every element
 // is wrong, route by route.
 var hugeInvalidBodies = []struct{ name, path, body string }{
@@ -96,7 +82,7 @@ func TestHugeInvalidBodiesAreBounded(t *testing.T) {
 			if int64(len(c.body)) > DefaultMaxBodyBytes {
 				t.Fatalf("the body has %d bytes, over the limit", len(c.body))
 			}
-			rec, alloc := serveAllocated(f.srv, c.path, c.body)
+			rec, alloc := httpcost.Post(f.srv, c.path, c.body)
 			got := rec.Body.String()
 			t.Logf("%d-byte body: %d %d-byte answer, %d MB allocated", len(c.body), rec.Code, len(got), alloc>>20)
 			if rec.Code/100 != 4 {
@@ -124,7 +110,7 @@ func TestHugeInvalidInputs(t *testing.T) {
 			if int64(len(c.body)) > DefaultMaxBodyBytes {
 				t.Fatalf("the body has %d bytes, over the limit", len(c.body))
 			}
-			rec, alloc := serveAllocated(f.srv, c.path, c.body)
+			rec, alloc := httpcost.Post(f.srv, c.path, c.body)
 			got := rec.Body.String()
 			t.Logf("%d-byte body: %d, %d-byte answer, %d MB allocated", len(c.body), rec.Code, len(got), alloc>>20)
 			for _, want := range []string{`- list.0: Invalid input: expected number, received string\n`,

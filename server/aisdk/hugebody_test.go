@@ -3,10 +3,10 @@ package aisdk
 import (
 	"net/http"
 	"net/http/httptest"
-	"runtime"
 	"strings"
 	"testing"
 
+	"github.com/gomastra/mastra/internal/httpcost"
 	"github.com/gomastra/mastra/server"
 )
 
@@ -14,20 +14,6 @@ import (
 // all numbers: one wrong element per two bytes.
 func hugeWrongMessages(size int) string {
 	return `{"messages":[` + strings.Repeat("1,", size/2-10) + `1]}`
-}
-
-// serveAllocated answers one request with h and returns the answer and
-// the bytes allocated meanwhile (runtime.MemStats.TotalAlloc).
-func serveAllocated(h http.Handler, path, body string) (*httptest.ResponseRecorder, uint64) {
-	req := httptest.NewRequest(http.MethodPost, path, strings.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
-	rec := httptest.NewRecorder()
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	h.ServeHTTP(rec, req)
-	runtime.ReadMemStats(&after)
-	return rec, after.TotalAlloc - before.TotalAlloc
 }
 
 // TestChatRouteBoundsAHugeInvalidBody: a body of the largest size
@@ -38,7 +24,7 @@ func TestChatRouteBoundsAHugeInvalidBody(t *testing.T) {
 	m := newTestApp(t)
 	h := server.New(m, server.Options{Routes: testRoutes(m)})
 	body := hugeWrongMessages(int(server.DefaultMaxBodyBytes) - 100)
-	rec, alloc := serveAllocated(h, "/chat/text-agent", body)
+	rec, alloc := httpcost.Post(h, "/chat/text-agent", body)
 	if rec.Code != http.StatusBadRequest {
 		t.Fatalf("status %d", rec.Code)
 	}
