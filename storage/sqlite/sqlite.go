@@ -41,6 +41,7 @@ import (
 
 	_ "modernc.org/sqlite" // the "sqlite" database/sql driver
 
+	"github.com/gomastra/mastra/internal/wakeup"
 	"github.com/gomastra/mastra/storage"
 )
 
@@ -58,11 +59,16 @@ type Store struct {
 	w *sql.DB // one connection: every write
 	r *sql.DB // read-only connections; w itself for an in-memory database
 
+	events wakeup.Hub // followers of run event logs (WaitEvents)
+
 	closeOnce sync.Once
 	closeErr  error
 }
 
-var _ storage.Store = (*Store)(nil)
+var (
+	_ storage.Store     = (*Store)(nil)
+	_ storage.RunEvents = (*Store)(nil)
+)
 
 // Open opens (creating it if needed) the database at dsn: a file path,
 // whose missing parent directories are created (".mastra/mastra.db"), or
