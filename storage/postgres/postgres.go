@@ -35,16 +35,22 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/gomastra/mastra/internal/wakeup"
 	"github.com/gomastra/mastra/storage"
 )
 
 // Store is a storage.Store on one PostgreSQL database. It is safe for
 // concurrent use, and several processes may share the database.
 type Store struct {
-	pool *pgxpool.Pool
+	pool   *pgxpool.Pool
+	events wakeup.Hub // followers of run event logs (WaitEvents)
+	listen listener   // LISTEN for other processes' appends
 }
 
-var _ storage.Store = (*Store)(nil)
+var (
+	_ storage.Store     = (*Store)(nil)
+	_ storage.RunEvents = (*Store)(nil)
+)
 
 // Open connects to the database at dsn (a URL, postgres://user@host/db,
 // or key=value pairs, as pgx and libpq accept) and applies the schema
@@ -68,6 +74,7 @@ func Open(ctx context.Context, dsn string) (*Store, error) {
 // Close closes the pool's connections. It is safe to call more than
 // once.
 func (s *Store) Close() error {
+	s.listen.stop()
 	s.pool.Close()
 	return nil
 }
