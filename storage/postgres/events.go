@@ -142,4 +142,3 @@ func bound(t time.Time) *time.Time {
 	c := ceil(t)
 	return &c
 }
-
