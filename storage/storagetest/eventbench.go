@@ -1,7 +1,6 @@
 package storagetest
 
 import (
-	"fmt"
 	"testing"
 	"time"
 
@@ -25,7 +24,7 @@ func BenchAppendEvents(b *testing.B, s storage.RunEvents) {
 			b.Fatal(err)
 		}
 		if first != want {
-			b.Fatal(fmt.Sprintf("append got index %d, want %d", first, want))
+			b.Fatalf("append got index %d, want %d", first, want)
 		}
 		want++
 	}
