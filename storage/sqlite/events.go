@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 	"time"
 
 	"github.com/gomastra/mastra/internal/sqlstore"
@@ -44,23 +45,40 @@ func (s *Store) AppendEvents(ctx context.Context, runID string, events ...storag
 			return err
 		}
 		first = length - n
-		stmt, err := tx.PrepareContext(ctx, `INSERT INTO mastra_run_events (run_id, idx, type, data, created_at) VALUES (?, ?, ?, ?, ?)`)
-		if err != nil {
-			return err
-		}
-		defer stmt.Close()
-		for i, e := range events {
-			if _, err := stmt.ExecContext(ctx, runID, first+int64(i), e.Type, sqlstore.JSONArg(e.Data), at); err != nil {
-				return err
-			}
-		}
-		return nil
+		return insertEvents(ctx, tx, runID, first, at, events)
 	})
 	if err != nil {
 		return 0, storage.DatabaseFailure("append events", fmt.Errorf("sqlite: append events to run %s: %w", runID, err))
 	}
 	s.events.Notify(runID)
 	return first, nil
+}
+
+// eventsPerInsert bounds the rows of one INSERT: 5 parameters each,
+// well under SQLite's limit of 32766 parameters per statement.
+const eventsPerInsert = 1000
+
+// insertEvents inserts events at indexes from first on, with one
+// multi-row INSERT per eventsPerInsert events.
+func insertEvents(ctx context.Context, tx *sql.Tx, runID string, first, at int64, events []storage.Event) error {
+	for len(events) > 0 {
+		batch := events[:min(len(events), eventsPerInsert)]
+		var q strings.Builder
+		q.WriteString(`INSERT INTO mastra_run_events (run_id, idx, type, data, created_at) VALUES `)
+		args := make([]any, 0, 5*len(batch))
+		for i, e := range batch {
+			if i > 0 {
+				q.WriteString(", ")
+			}
+			q.WriteString("(?, ?, ?, ?, ?)")
+			args = append(args, runID, first+int64(i), e.Type, sqlstore.JSONArg(e.Data), at)
+		}
+		if _, err := tx.ExecContext(ctx, q.String(), args...); err != nil {
+			return err
+		}
+		events, first = events[len(batch):], first+int64(len(batch))
+	}
+	return nil
 }
 
 // ReadEvents returns the run's events from index from on, in order, at
