@@ -10,6 +10,11 @@
 // to a run is one statement too: that conditional UPDATE, feeding the
 // INSERT of the change (a row of its own, keyed by run and version).
 //
+// A Store is also a storage.RunEvents: run event logs, whose appends
+// NOTIFY the channel mastra_run_events; each Store LISTENs on one
+// connection of its own (from its first WaitEvents) and wakes its waiting
+// readers, so an append in any process wakes them all.
+//
 // Open applies the schema migrations the database lacks, in one
 // transaction under a transaction-scoped advisory lock, so processes
 // starting together migrate once; it refuses a database whose schema is

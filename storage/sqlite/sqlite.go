@@ -15,6 +15,10 @@
 // version): an append updates the small row and adds one, so it writes
 // the same few pages however large the run has grown.
 //
+// A Store is also a storage.RunEvents: run event logs, whose waiting
+// readers appends through the same Store wake at once, and appends of
+// other processes within a second.
+//
 // Open applies the schema migrations the database lacks (see
 // migrations.go) and refuses a database whose schema is newer than this
 // build knows.
