@@ -10,6 +10,10 @@
 // storage/storagetest is the conformance suite both pass. [NewMemoryRuns]
 // keeps run snapshots in memory, for one process.
 //
+// [RunEvents] keeps each run's event log (its stream's chunks, numbered
+// from 0), which readers read from any offset and follow live; both
+// backends implement it, and [NewMemoryEvents] keeps logs in memory.
+//
 // Every method is safe for concurrent use, from several goroutines and,
 // on PostgreSQL, from several processes.
 //

@@ -95,6 +95,28 @@ var migrations = [][]string{
 	{
 		`CREATE INDEX mastra_runs_created_idx ON mastra_runs (kind, name, created_at DESC, run_id)`,
 	},
+	// 4: run event logs. mastra_run_event_logs holds each log's length
+	// (the next index), whether it has ended, and its last append's time
+	// (retention): an append updates that row, whose lock orders the
+	// appends of one run. mastra_run_events holds the events, keyed by
+	// run and index.
+	{
+		`CREATE TABLE mastra_run_event_logs (
+			run_id     text PRIMARY KEY,
+			length     bigint NOT NULL,
+			ended      boolean NOT NULL DEFAULT false,
+			updated_at timestamptz NOT NULL
+		)`,
+		`CREATE INDEX mastra_run_event_logs_updated_idx ON mastra_run_event_logs (updated_at)`,
+		`CREATE TABLE mastra_run_events (
+			run_id     text NOT NULL REFERENCES mastra_run_event_logs (run_id) ON DELETE CASCADE,
+			idx        bigint NOT NULL,
+			type       text NOT NULL,
+			data       text,
+			created_at timestamptz NOT NULL,
+			PRIMARY KEY (run_id, idx)
+		)`,
+	},
 }
 
 // migrate brings the database's schema to the newest version

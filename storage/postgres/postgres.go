@@ -10,6 +10,11 @@
 // to a run is one statement too: that conditional UPDATE, feeding the
 // INSERT of the change (a row of its own, keyed by run and version).
 //
+// A Store is also a storage.RunEvents: run event logs, whose appends
+// NOTIFY the channel mastra_run_events; each Store LISTENs on one
+// connection of its own (from its first WaitEvents) and wakes its waiting
+// readers, so an append in any process wakes them all.
+//
 // Open applies the schema migrations the database lacks, in one
 // transaction under a transaction-scoped advisory lock, so processes
 // starting together migrate once; it refuses a database whose schema is
@@ -35,16 +40,22 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/gomastra/mastra/internal/wakeup"
 	"github.com/gomastra/mastra/storage"
 )
 
 // Store is a storage.Store on one PostgreSQL database. It is safe for
 // concurrent use, and several processes may share the database.
 type Store struct {
-	pool *pgxpool.Pool
+	pool   *pgxpool.Pool
+	events wakeup.Hub // followers of run event logs (WaitEvents)
+	listen listener   // LISTEN for other processes' appends
 }
 
-var _ storage.Store = (*Store)(nil)
+var (
+	_ storage.Store     = (*Store)(nil)
+	_ storage.RunEvents = (*Store)(nil)
+)
 
 // Open connects to the database at dsn (a URL, postgres://user@host/db,
 // or key=value pairs, as pgx and libpq accept) and applies the schema
@@ -68,6 +79,7 @@ func Open(ctx context.Context, dsn string) (*Store, error) {
 // Close closes the pool's connections. It is safe to call more than
 // once.
 func (s *Store) Close() error {
+	s.listen.stop()
 	s.pool.Close()
 	return nil
 }

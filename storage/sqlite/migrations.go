@@ -103,6 +103,26 @@ var migrations = [][]string{
 	{
 		`CREATE INDEX mastra_runs_created_idx ON mastra_runs (kind, name, created_at DESC, run_id)`,
 	},
+	// 4: run event logs. mastra_run_event_logs holds each log's length
+	// (the next index), whether it has ended, and its last append's time
+	// (retention); mastra_run_events its events, keyed by run and index.
+	{
+		`CREATE TABLE mastra_run_event_logs (
+			run_id     TEXT PRIMARY KEY,
+			length     INTEGER NOT NULL,
+			ended      INTEGER NOT NULL DEFAULT 0,
+			updated_at INTEGER NOT NULL
+		)`,
+		`CREATE INDEX mastra_run_event_logs_updated_idx ON mastra_run_event_logs (updated_at)`,
+		`CREATE TABLE mastra_run_events (
+			run_id     TEXT NOT NULL REFERENCES mastra_run_event_logs (run_id) ON DELETE CASCADE,
+			idx        INTEGER NOT NULL,
+			type       TEXT NOT NULL,
+			data       TEXT,
+			created_at INTEGER NOT NULL,
+			PRIMARY KEY (run_id, idx)
+		) WITHOUT ROWID`,
+	},
 }
 
 // migrate brings db's schema to the newest version (sqlstore.Migrate),

@@ -15,6 +15,10 @@
 // version): an append updates the small row and adds one, so it writes
 // the same few pages however large the run has grown.
 //
+// A Store is also a storage.RunEvents: run event logs, whose waiting
+// readers appends through the same Store wake at once, and appends of
+// other processes within a second.
+//
 // Open applies the schema migrations the database lacks (see
 // migrations.go) and refuses a database whose schema is newer than this
 // build knows.
@@ -41,6 +45,7 @@ import (
 
 	_ "modernc.org/sqlite" // the "sqlite" database/sql driver
 
+	"github.com/gomastra/mastra/internal/wakeup"
 	"github.com/gomastra/mastra/storage"
 )
 
@@ -58,11 +63,16 @@ type Store struct {
 	w *sql.DB // one connection: every write
 	r *sql.DB // read-only connections; w itself for an in-memory database
 
+	events wakeup.Hub // followers of run event logs (WaitEvents)
+
 	closeOnce sync.Once
 	closeErr  error
 }
 
-var _ storage.Store = (*Store)(nil)
+var (
+	_ storage.Store     = (*Store)(nil)
+	_ storage.RunEvents = (*Store)(nil)
+)
 
 // Open opens (creating it if needed) the database at dsn: a file path,
 // whose missing parent directories are created (".mastra/mastra.db"), or

@@ -50,9 +50,11 @@
 // RunRuns runs the checks of storage.Runs alone, for Runs that are not a
 // whole Store (storage.NewMemoryRuns).
 //
+// RunEventLog runs the checks of storage.RunEvents (run event logs).
+//
 // Beside the suite, backends' own tests and benchmarks share OneWinner
 // (checking racing claims or saves across several Stores),
-// BenchSaveRunAndClaim and BenchAppend.
+// BenchSaveRunAndClaim, BenchAppend and BenchAppendEvents.
 package storagetest
 
 import (
