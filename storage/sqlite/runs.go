@@ -11,15 +11,14 @@ import (
 	"github.com/gomastra/mastra/storage"
 )
 
+// runColumns are the columns scanRun scans, of a run (alias r) and its
+// snapshot (alias s).
+const runColumns = `r.run_id, r.kind, r.name, r.thread_id, r.resource_id, r.status, s.snapshot, r.version, r.created_at, r.updated_at`
+
 // runSelect reads runs (alias r) with their snapshots; scanRun scans
 // its rows.
-const runSelect = `SELECT r.run_id, r.kind, r.name, r.thread_id, r.resource_id, r.status, s.snapshot, r.version, r.created_at, r.updated_at
+const runSelect = `SELECT ` + runColumns + `
 	FROM mastra_runs r LEFT JOIN mastra_run_snapshots s ON s.run_id = r.run_id`
-
-// runPageSelect reads the runs of a page of run ids (a subquery, alias
-// p, which follows it) with their snapshots; scanRun scans its rows.
-const runPageSelect = `SELECT r.run_id, r.kind, r.name, r.thread_id, r.resource_id, r.status, s.snapshot, r.version, r.created_at, r.updated_at
-	FROM `
 
 // SaveRun stores r with optimistic concurrency and returns its new
 // version. r.Version 0 creates the run (ErrConflict if it exists); any
@@ -163,10 +162,11 @@ func (s *Store) ListRuns(ctx context.Context, f storage.RunFilter) ([]storage.Ru
 		}
 		// The page's run ids first, from the index alone, then their
 		// rows and snapshots: the runs a page skips are not read.
-		order := ` ORDER BY ` + sqlstore.RunTimeColumn(f) + ` DESC, run_id`
-		page := `SELECT run_id FROM mastra_runs` + where + order + ` LIMIT ? OFFSET ?`
-		rows, err := tx.QueryContext(ctx, runPageSelect+`(`+page+`) p CROSS JOIN mastra_runs r ON r.run_id = p.run_id
-			LEFT JOIN mastra_run_snapshots s ON s.run_id = r.run_id ORDER BY r.`+sqlstore.RunTimeColumn(f)+` DESC, r.run_id`,
+		col := sqlstore.RunTimeColumn(f)
+		page := `SELECT run_id FROM mastra_runs` + where + ` ORDER BY ` + col + ` DESC, run_id LIMIT ? OFFSET ?`
+		rows, err := tx.QueryContext(ctx, `SELECT `+runColumns+`
+			FROM (`+page+`) p CROSS JOIN mastra_runs r ON r.run_id = p.run_id
+			LEFT JOIN mastra_run_snapshots s ON s.run_id = r.run_id ORDER BY r.`+col+` DESC, r.run_id`,
 			append(args, limit, offset)...)
 		if err != nil {
 			return err
