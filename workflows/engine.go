@@ -279,7 +279,8 @@ func settle(rec *StepResult, s *Step, result *tools.Result, err error) (json.Raw
 		}
 		return nil, suspended, nil
 	case result.ValidationError() != nil:
-		verr := newError(mastraerror.IDWorkflowStepInputValidationFailed, "Step input validation failed: \n"+stepIssueLines(result.ValidationError()))
+		ve := result.ValidationError()
+		verr := newError(mastraerror.IDWorkflowStepInputValidationFailed, "Step input validation failed: \n"+issueLines(ve.Issues, ve.Truncated))
 		rec.Status, rec.Error = StatusFailed, errorInfo(verr)
 		return nil, failed, verr
 	}
@@ -673,7 +674,7 @@ func validate(s schema.Schema, raw json.RawMessage, what string) error {
 		return validationError(what, "Invalid "+what+": "+err.Error())
 	}
 	if _, issues := s.Validate(v); len(issues) > 0 {
-		return validationError(what, "Invalid "+what+": \n"+issueLines(issues))
+		return validationError(what, "Invalid "+what+": \n"+issueLines(issues, false))
 	}
 	return nil
 }
@@ -696,34 +697,25 @@ func validateAbsent(s schema.Schema, what string) error {
 		for i := range issues {
 			issues[i].Path = issues[i].Path[min(1, len(issues[i].Path)):]
 		}
-		return validationError(what, "Invalid "+what+": \n"+issueLines(issues))
+		return validationError(what, "Invalid "+what+": \n"+issueLines(issues, false))
 	}
 	return nil
 }
 
 // issueLines are "- <path>: <message>" lines, as Mastra writes them (the
 // path joined with ".", empty for the value itself), for the first
-// schema.MaxIssues issues, then tools.LeftOutLine when there were more.
-func issueLines(issues []schema.Issue) string {
+// schema.MaxIssues issues, then tools.LeftOutLine when there were more
+// or truncated says some were left out already.
+func issueLines(issues []schema.Issue, truncated bool) string {
 	shown, more := schema.CapIssues(issues)
-	return writeIssueLines(shown, more)
-}
-
-// stepIssueLines are issueLines of a step's input validation error.
-func stepIssueLines(ve *tools.ValidationError) string {
-	shown, more := schema.CapIssues(ve.Issues)
-	return writeIssueLines(shown, more || ve.Truncated)
-}
-
-func writeIssueLines(issues []schema.Issue, more bool) string {
 	var b strings.Builder
-	for i, is := range issues {
+	for i, is := range shown {
 		if i > 0 {
 			b.WriteByte('\n')
 		}
 		b.WriteString("- " + strings.Join(is.Path, ".") + ": " + is.Message)
 	}
-	if more {
+	if more || truncated {
 		b.WriteString("\n" + tools.LeftOutLine)
 	}
 	return b.String()
