@@ -18,8 +18,8 @@ import (
 func (m *Mastra) AllTools() (keys []string, set tools.Set) {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
-	set = make(tools.Set, len(m.tools))
-	seen := make(map[string]bool, len(m.tools))
+	set = make(tools.Set, len(m.tools.items))
+	seen := make(map[string]bool, len(m.tools.items))
 	add := func(key string, t *tools.Tool) {
 		if t == nil || seen[t.ID()] || set[key] != nil {
 			return
@@ -28,8 +28,8 @@ func (m *Mastra) AllTools() (keys []string, set tools.Set) {
 		set[key] = t
 		keys = append(keys, key)
 	}
-	for _, k := range m.keys {
-		add(k, m.tools[k])
+	for _, k := range m.tools.keys {
+		add(k, m.tools.items[k])
 	}
 	m.eachAgentTool(func(t *tools.Tool) bool {
 		add(t.ID(), t)

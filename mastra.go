@@ -46,11 +46,10 @@ type Config struct {
 type Mastra struct {
 	logger *slog.Logger
 
-	mu    sync.RWMutex
-	tools map[string]*tools.Tool
-	// keys are the keys of tools in JavaScript property order.
-	keys []string
+	mu sync.RWMutex
+	// tools are the tools, their keys in JavaScript property order;
 	// workflows and agents are the other sections.
+	tools     keyed[*tools.Tool]
 	workflows keyed[*workflows.Workflow]
 	agents    keyed[*agent.Agent]
 }
@@ -242,21 +241,9 @@ func (m *Mastra) AddTool(tool *tools.Tool, key string) error {
 	if tool == nil {
 		return nilToolError(key)
 	}
-	key = cmp.Or(key, tool.ID())
-	if key == "" {
-		return fmt.Errorf("%w: tool", ErrEmptyKey)
-	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if _, ok := m.tools[key]; ok {
-		return fmt.Errorf("%w: tool %q", ErrDuplicateKey, key)
-	}
-	if m.tools == nil {
-		m.tools = make(map[string]*tools.Tool)
-	}
-	m.tools[key] = tool
-	m.keys = insertKey(m.keys, key)
-	return nil
+	return m.tools.add("tool", cmp.Or(key, tool.ID()), tool)
 }
 
 // RemoveTool unregisters the tool under key and reports whether there was
@@ -264,11 +251,11 @@ func (m *Mastra) AddTool(tool *tools.Tool, key string) error {
 func (m *Mastra) RemoveTool(key string) bool {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if _, ok := m.tools[key]; !ok {
+	if _, ok := m.tools.items[key]; !ok {
 		return false
 	}
-	delete(m.tools, key)
-	m.keys = slices.DeleteFunc(m.keys, func(k string) bool { return k == key })
+	delete(m.tools.items, key)
+	m.tools.keys = slices.DeleteFunc(m.tools.keys, func(k string) bool { return k == key })
 	return true
 }
 
@@ -279,7 +266,7 @@ func (m *Mastra) RemoveTool(key string) bool {
 func (m *Mastra) GetTool(name string) (*tools.Tool, error) {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
-	if t, ok := m.tools[name]; ok {
+	if t, ok := m.tools.items[name]; ok {
 		return t, nil
 	}
 	return nil, m.notFound(IDGetToolByNameNotFound, "name", "toolName", name)
@@ -295,12 +282,12 @@ func (m *Mastra) GetTool(name string) (*tools.Tool, error) {
 func (m *Mastra) GetToolByID(id string) (*tools.Tool, error) {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
-	for _, k := range m.keys {
-		if t := m.tools[k]; t.ID() == id {
+	for _, k := range m.tools.keys {
+		if t := m.tools.items[k]; t.ID() == id {
 			return t, nil
 		}
 	}
-	if t, ok := m.tools[id]; ok {
+	if t, ok := m.tools.items[id]; ok {
 		return t, nil
 	}
 	if t := m.agentToolByID(id); t != nil {
@@ -321,7 +308,7 @@ func (m *Mastra) notFound(id, by, detail, value string) *Error {
 		Details: map[string]any{
 			"status": 404,
 			detail:   value,
-			"tools":  strings.Join(m.keys, ", "),
+			"tools":  strings.Join(m.tools.keys, ", "),
 		},
 	}
 }
@@ -334,9 +321,7 @@ func (m *Mastra) notFound(id, by, detail, value string) *Error {
 func (m *Mastra) ListTools() map[string]*tools.Tool {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
-	out := make(map[string]*tools.Tool, len(m.tools))
-	maps.Copy(out, m.tools)
-	return out
+	return m.tools.list()
 }
 
 // ToolKeys returns the registry keys in the order Mastra lists them
@@ -349,7 +334,7 @@ func (m *Mastra) ListTools() map[string]*tools.Tool {
 func (m *Mastra) ToolKeys() []string {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
-	return append(make([]string, 0, len(m.keys)), m.keys...)
+	return append(make([]string, 0, len(m.tools.keys)), m.tools.keys...)
 }
 
 // insertKey adds a new key to keys, kept in JavaScript property order.

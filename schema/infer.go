@@ -49,17 +49,6 @@ func (r *refiner) refine(t reflect.Type, s *jsonschema.Schema) error {
 		return nil
 	}
 	switch t.Kind() {
-	case reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int, reflect.Int64,
-		reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint, reflect.Uint64, reflect.Uintptr:
-		if hasType(s, "integer") {
-			lo, hi := integerRange(t.Kind())
-			if s.Minimum == nil {
-				s.Minimum = &lo
-			}
-			if s.Maximum == nil {
-				s.Maximum = &hi
-			}
-		}
 	case reflect.Slice, reflect.Array:
 		if !nullable && s.Type == "" && slices.Equal(s.Types, []string{"null", "array"}) {
 			s.Type, s.Types = "array", nil
@@ -70,6 +59,15 @@ func (r *refiner) refine(t reflect.Type, s *jsonschema.Schema) error {
 		return r.refine(t.Elem(), s.AdditionalProperties)
 	case reflect.Struct:
 		return r.refineStruct(t, s)
+	default:
+		if lo, hi, ok := integerRange(t.Kind()); ok && hasType(s, "integer") {
+			if s.Minimum == nil {
+				s.Minimum = &lo
+			}
+			if s.Maximum == nil {
+				s.Maximum = &hi
+			}
+		}
 	}
 	return nil
 }
@@ -229,22 +227,26 @@ func hasType(s *jsonschema.Schema, typ string) bool {
 	return false
 }
 
-func integerRange(k reflect.Kind) (lo, hi float64) {
+// integerRange is the range the schema inferred for an integer Go type of
+// kind k allows (see [refiner]); ok is false for the other kinds.
+func integerRange(k reflect.Kind) (lo, hi float64, ok bool) {
 	switch k {
 	case reflect.Int8:
-		return math.MinInt8, math.MaxInt8
+		return math.MinInt8, math.MaxInt8, true
 	case reflect.Int16:
-		return math.MinInt16, math.MaxInt16
+		return math.MinInt16, math.MaxInt16, true
 	case reflect.Int32:
-		return math.MinInt32, math.MaxInt32
+		return math.MinInt32, math.MaxInt32, true
+	case reflect.Int, reflect.Int64:
+		return -maxSafeInteger, maxSafeInteger, true
 	case reflect.Uint8:
-		return 0, math.MaxUint8
+		return 0, math.MaxUint8, true
 	case reflect.Uint16:
-		return 0, math.MaxUint16
+		return 0, math.MaxUint16, true
 	case reflect.Uint32:
-		return 0, math.MaxUint32
+		return 0, math.MaxUint32, true
 	case reflect.Uint, reflect.Uint64, reflect.Uintptr:
-		return 0, maxSafeInteger
+		return 0, maxSafeInteger, true
 	}
-	return -maxSafeInteger, maxSafeInteger
+	return 0, 0, false
 }

@@ -204,7 +204,7 @@ func setNumber(t tagTarget, keyword, v string) error {
 		t.s.MultipleOf = &f
 		return nil
 	}
-	if lo, hi, ok := goRange(t.goType); ok && (f < lo || f > hi) {
+	if lo, hi, ok := integerRange(t.goType.Kind()); ok && (f < lo || f > hi) {
 		return fmt.Errorf("%s is outside the range of %s (%s to %s)", v, t.goType, formatNumber(lo), formatNumber(hi))
 	}
 	switch keyword {
@@ -218,18 +218,6 @@ func setNumber(t tagTarget, keyword, v string) error {
 		t.s.ExclusiveMaximum, t.s.Maximum = &f, nil
 	}
 	return nil
-}
-
-// goRange is the range of an integer Go type as the inferred schema
-// bounds it (see refine).
-func goRange(t reflect.Type) (lo, hi float64, ok bool) {
-	switch t.Kind() {
-	case reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int, reflect.Int64,
-		reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint, reflect.Uint64, reflect.Uintptr:
-		lo, hi = integerRange(t.Kind())
-		return lo, hi, true
-	}
-	return 0, 0, false
 }
 
 func parseNumber(v string) (float64, error) {

@@ -16,13 +16,19 @@ import (
 // other constraints, a default against those and enum and const). On a
 // nullable target, enum and const also allow null.
 func applyValue(t tagTarget, it tagItem) error {
+	var c *Compiled // t.s compiled once, when the first value parses
 	vals := make([]any, len(it.values))
 	for i, text := range it.values {
 		v, err := t.parseValue(text)
 		if err != nil {
 			return err
 		}
-		if err := checkValue(t.s, v); err != nil {
+		if c == nil {
+			if c, err = Compile(t.s); err != nil {
+				return err
+			}
+		}
+		if err := checkValue(c, v); err != nil {
 			return fmt.Errorf("%s: %w", stringifyPrimitive(v), err)
 		}
 		vals[i] = v
@@ -79,13 +85,10 @@ func parseJSON(text string) (any, error) {
 	return v, nil
 }
 
-// checkValue validates v against s as the package's validator would, and
-// returns its issues as an error. Unknown object keys are errors.
-func checkValue(s *jsonschema.Schema, v any) error {
-	c, err := Compile(s)
-	if err != nil {
-		return err
-	}
+// checkValue validates v against c, the target's schema compiled without
+// options, and returns its issues as an error. Unknown object keys are
+// errors.
+func checkValue(c *Compiled, v any) error {
 	_, issues := c.Validate(v)
 	if len(issues) == 0 {
 		return nil

@@ -19,14 +19,13 @@ type xaiModel struct {
 }
 
 // chatOrResponses wraps the "xai" entry's Chat Completions constructor.
+// The router passes it the entry's base URL (XAI_BASE_URL, else the
+// entry's default, api.x.ai), which both APIs share.
 func chatOrResponses(chat model.Constructor) model.Constructor {
 	return func(modelID, apiKey, baseURL string, headers map[string]string) (model.LanguageModel, error) {
 		c, err := chat(modelID, apiKey, baseURL, headers)
 		if err != nil {
 			return nil, err
-		}
-		if baseURL == "" {
-			baseURL = xaiBaseURL
 		}
 		r, err := openai.New(modelID, openai.Config{APIKey: apiKey, BaseURL: baseURL, Headers: headers, Provider: "xai.responses"})
 		if err != nil {
@@ -35,9 +34,6 @@ func chatOrResponses(chat model.Constructor) model.Constructor {
 		return &xaiModel{LanguageModel: c, responses: r}, nil
 	}
 }
-
-// xaiBaseURL is xAI's API, the "xai" entry's default base URL.
-const xaiBaseURL = "https://api.x.ai/v1"
 
 // Stream runs the call on the Responses API when req has a
 // provider-defined tool, else on Chat Completions.
