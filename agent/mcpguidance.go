@@ -3,16 +3,13 @@ package agent
 import "github.com/gomastra/mastra/tools"
 
 // mcpGuidance is the forwarded instructions of the MCP servers whose
-// tools the run has (tools.MCPServerGuidance), "" when none forwards any.
+// tools the run has (tools.MCPGuidance), "" when none forwards any.
 func (k *toolkit) mcpGuidance() string {
-	var listed []*tools.Tool
+	var mds []*tools.MCPMetadata
 	for _, t := range k.all {
 		if t != nil && t.MCPMetadata() != nil {
-			listed = append(listed, t)
+			mds = append(mds, t.MCPMetadata())
 		}
 	}
-	if len(listed) == 0 {
-		return ""
-	}
-	return tools.MCPServerGuidance(listed)
+	return tools.MCPGuidance(mds...)
 }

@@ -30,20 +30,16 @@ func (c *Client) ServerInstructions() map[string]string {
 // offering the tools sends it by itself, as a system message after its
 // instructions (see tools.MCPServerGuidance); Guidance shows the text.
 func (c *Client) Guidance(set tools.Set) string {
-	var mine []*tools.Tool
+	var mds []*tools.MCPMetadata
 	for _, name := range c.names {
-		s := c.servers[name]
-		if !s.usedIn(set) {
-			continue
+		if s := c.servers[name]; s.usedIn(set) {
+			// The server's instructions as they are now (a tool keeps
+			// those of the session it was listed in).
+			mds = append(mds, &tools.MCPMetadata{ServerName: name, ServerInstructions: s.instructions(),
+				ForwardInstructions: s.cfg.ForwardInstructions, InstructionsMaxLength: s.cfg.InstructionsMaxLength})
 		}
-		// The server's instructions as they are now (a tool keeps those
-		// of the session it was listed in).
-		mine = append(mine, tools.New(tools.Config[any, any]{ID: name, MCPMetadata: &tools.MCPMetadata{
-			ServerName: name, ServerInstructions: s.instructions(),
-			ForwardInstructions: s.cfg.ForwardInstructions, InstructionsMaxLength: s.cfg.InstructionsMaxLength,
-		}}))
 	}
-	return tools.MCPServerGuidance(mine)
+	return tools.MCPGuidance(mds...)
 }
 
 // usedIn reports whether set holds one of the server's tools.

@@ -227,3 +227,21 @@ func ExampleMCPServerGuidance() {
 	//
 	// Cite the page you used.
 }
+
+// MCPGuidance works from the servers' metadata alone; a server that does
+// not forward its instructions adds nothing.
+func ExampleMCPGuidance() {
+	fmt.Println(tools.MCPGuidance(
+		&tools.MCPMetadata{ServerName: "wiki", ServerInstructions: "Prefer recent pages.", ForwardInstructions: true},
+		&tools.MCPMetadata{ServerName: "quiet", ServerInstructions: "Not forwarded."},
+		&tools.MCPMetadata{ServerName: "docs", ServerInstructions: "Cite the page you used.", ForwardInstructions: true},
+	))
+	// Output:
+	// ## Guidance from MCP server "docs"
+	//
+	// Cite the page you used.
+	//
+	// ## Guidance from MCP server "wiki"
+	//
+	// Prefer recent pages.
+}

@@ -40,23 +40,35 @@ func (m *MCPMetadata) forwarded() string {
 	return strings.TrimSpace(truncateUTF16(strings.TrimSpace(m.ServerInstructions), max))
 }
 
-// MCPServerGuidance is the system-prompt text of the MCP servers whose
-// tools are in ts and that forward their instructions (Mastra's
-// buildMcpServerGuidance): one section per server, in server-name order,
+// MCPServerGuidance is [MCPGuidance] of the MCP metadata of the tools
+// in ts: the system-prompt text of the MCP servers whose tools an agent
+// offers. Agents send it as a system message after their instructions.
+func MCPServerGuidance(ts []*Tool) string {
+	var mds []*MCPMetadata
+	for _, t := range ts {
+		if t != nil && t.mcpMetadata != nil {
+			mds = append(mds, t.mcpMetadata)
+		}
+	}
+	return MCPGuidance(mds...)
+}
+
+// MCPGuidance is the system-prompt text of the MCP servers described by
+// mds that forward their instructions (Mastra's buildMcpServerGuidance):
+// one section per server (the first of its entries counts), in
+// server-name order,
 //
 //	## Guidance from MCP server "<name>"
 //
 //	<instructions, trimmed, cut at InstructionsMaxLength>
 //
-// separated by a blank line; "" when there is none. Agents send it as a
-// system message after their instructions.
-func MCPServerGuidance(ts []*Tool) string {
+// separated by a blank line; "" when there is none.
+func MCPGuidance(mds ...*MCPMetadata) string {
 	var byServer map[string]string
-	for _, t := range ts {
-		if t == nil || t.mcpMetadata == nil {
+	for _, md := range mds {
+		if md == nil {
 			continue
 		}
-		md := t.mcpMetadata
 		if _, seen := byServer[md.ServerName]; seen {
 			continue
 		}
