@@ -5,14 +5,13 @@
 package badidtest
 
 import (
-	"context"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 
 	"github.com/gomastra/mastra"
 	"github.com/gomastra/mastra/agent"
+	"github.com/gomastra/mastra/internal/dberrtest"
 	"github.com/gomastra/mastra/model/mock"
 	"github.com/gomastra/mastra/storage"
 	"github.com/gomastra/mastra/tools"
@@ -85,21 +84,10 @@ func BadIDApp(st storage.Store) *mastra.Mastra {
 func CheckBadIDs(t *testing.T, h http.Handler) {
 	t.Helper()
 	for _, c := range BadIDRequests {
-		req := httptest.NewRequestWithContext(context.Background(), c.Method, c.Target, strings.NewReader(c.Body))
-		if c.Body != "" {
-			req.Header.Set("Content-Type", "application/json")
+		code, got := dberrtest.Send(h, dberrtest.Request{Method: c.Method, Target: c.Target, Body: c.Body})
+		if code != http.StatusBadRequest || !strings.Contains(got, `"field":"`+c.Field+`"`) {
+			t.Errorf("%s %s %s: %d %.300s", c.Method, c.Target, c.Body, code, got)
 		}
-		rec := httptest.NewRecorder()
-		h.ServeHTTP(rec, req)
-		got := rec.Body.String()
-		if rec.Code != http.StatusBadRequest || !strings.Contains(got, `"field":"`+c.Field+`"`) {
-			t.Errorf("%s %s %s: %d %.300s", c.Method, c.Target, c.Body, rec.Code, got)
-		}
-		for _, leak := range []string{"SQLSTATE", "postgres", "sqlite", "invalid byte sequence"} {
-			if strings.Contains(strings.ToLower(got), strings.ToLower(leak)) {
-				t.Errorf("%s %s: the answer carries the storage's error: %.300s", c.Method, c.Target, got)
-				break
-			}
-		}
+		dberrtest.CheckNoLeak(t, c.Method+" "+c.Target, got, []string{"SQLSTATE", "postgres", "sqlite", "invalid byte sequence"})
 	}
 }
