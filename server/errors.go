@@ -39,7 +39,7 @@ func invalidQuery(issues ...wire.Issue) *httpError {
 // answer to err: the status is mastraerror.HTTPStatus's (an *httpError's
 // own, an *Error's details.status or its ID's status, a storage conflict
 // 409, a timeout 504, else 500); the message and issues are an
-// *httpError's, else mastraerror.Message's (an *Error's Message, or the
+// *httpError's, else wire.ErrorMessage's (an *Error's Message, or the
 // error's text, as Mastra's handleError answers) — except a database's
 // error (storage.IsDatabaseError), answered "Internal Server Error": its
 // text goes to the log only (writeError logs every 5xx).
@@ -49,10 +49,7 @@ func statusOf(err error) (int, string, []wire.Issue) {
 	if errors.As(err, &he) {
 		return status, he.msg, he.issues
 	}
-	if status >= 500 && storage.IsDatabaseError(err) {
-		return status, "Internal Server Error", nil
-	}
-	return status, mastraerror.Message(err), nil
+	return status, wire.ErrorMessage(status, err), nil
 }
 
 // writeError answers with err's status and {"error": message[, issues]},

@@ -6,7 +6,6 @@ import (
 
 	"github.com/gomastra/mastra/internal/wire"
 	"github.com/gomastra/mastra/mastraerror"
-	"github.com/gomastra/mastra/storage"
 )
 
 // writeJSONError answers err as {"error": message[, "issues": [...]]}
@@ -26,17 +25,14 @@ func writeJSONError(w http.ResponseWriter, err error) {
 // is mastraerror.HTTPStatus's (a *RequestError's own, an *Error's
 // details.status or its ID's status, a storage conflict 409, a timeout
 // 504, else 500); the message and issues are a *RequestError's, else
-// mastraerror.Message's (an *Error's Message, or the error's text), or
-// "Internal Server Error" for a database's error (storage.IsDatabaseError),
-// whose text is for the log only.
+// wire.ErrorMessage's (an *Error's Message, or the error's text;
+// "Internal Server Error" for a database's error on a 5xx, whose text is
+// for the log only).
 func statusOf(err error) (int, string, []Issue) {
 	status := mastraerror.HTTPStatus(err)
 	var re *RequestError
 	if errors.As(err, &re) {
 		return status, re.Message, re.Issues
 	}
-	if status >= 500 && storage.IsDatabaseError(err) {
-		return status, "Internal Server Error", nil
-	}
-	return status, mastraerror.Message(err), nil
+	return status, wire.ErrorMessage(status, err), nil
 }
