@@ -69,7 +69,7 @@ func (r *run) approvals(todo []int, calls []callState, resumeOf func(int) *resum
 		if t == nil || t.IsClientTool() || c.Args == nil || resumeOf(i) != nil {
 			continue
 		}
-		c, resumesID := r.withoutResumeKeys(c)
+		c, resumesID, _ := r.withoutResumeKeys(c)
 		verdicts[i] = resumesID == "" && r.approvalRequired(t, c)
 	}
 	return verdicts

@@ -119,20 +119,20 @@ type autoResumeTarget struct {
 
 // withoutResumeKeys strips the resume keys from a call's arguments (in a
 // run that auto-resumes) and returns the id of the suspended call they
-// name ("" for an ordinary call).
-func (r *run) withoutResumeKeys(c callState) (callState, string) {
+// name ("" for an ordinary call) and the resume data they carry.
+func (r *run) withoutResumeKeys(c callState) (callState, string, json.RawMessage) {
 	if !r.opts.autoResume || c.Args == nil {
-		return c, ""
+		return c, "", nil
 	}
 	var args map[string]json.RawMessage
 	if json.Unmarshal(c.Args, &args) != nil {
-		return c, ""
+		return c, "", nil
 	}
 	idRaw, hasID := args[keySuspendedToolCallID]
-	_, hasData := args[keyResumeData]
+	data, hasData := args[keyResumeData]
 	_, hasRun := args[keySuspendedToolRunID]
 	if !hasID && !hasData && !hasRun {
-		return c, ""
+		return c, "", nil
 	}
 	delete(args, keySuspendedToolCallID)
 	delete(args, keyResumeData)
@@ -141,7 +141,7 @@ func (r *run) withoutResumeKeys(c callState) (callState, string) {
 	c.Args = clean
 	var id string
 	_ = json.Unmarshal(idRaw, &id)
-	return c, id
+	return c, id, data
 }
 
 // takeResumeKeys strips the resume keys from a call's arguments and, when
@@ -149,8 +149,7 @@ func (r *run) withoutResumeKeys(c callState) (callState, string) {
 // with clean arguments, the target (nil for an ordinary call), or an
 // error to report to the model.
 func (r *run) takeResumeKeys(c callState) (callState, *autoResumeTarget, error) {
-	orig := c
-	c, id := r.withoutResumeKeys(c)
+	c, id, data := r.withoutResumeKeys(c)
 	if id == "" {
 		return c, nil, nil
 	}
@@ -158,9 +157,7 @@ func (r *run) takeResumeKeys(c callState) (callState, *autoResumeTarget, error) 
 	if err != nil {
 		return c, nil, err
 	}
-	var args map[string]json.RawMessage
-	_ = json.Unmarshal(orig.Args, &args)
-	t.data = args[keyResumeData]
+	t.data = data
 	if err := r.agent.claim(r.ctx, r.agent.runStore(), t.stored, "autoResumeSuspendedTools"); err != nil {
 		return c, nil, err
 	}

@@ -90,11 +90,7 @@ func (o *Output) ContinueMessages(results ...ClientToolResult) ([]model.Message,
 	}
 	msgs := make([]model.Message, 0, len(o.input)+len(o.Response.Messages)+1)
 	msgs = append(msgs, o.input...)
-	for _, m := range o.Response.Messages {
-		// The response lists an empty tool message for unanswered calls.
-		if m.Role != model.RoleTool || len(m.Content) > 0 {
-			msgs = append(msgs, m)
-		}
-	}
+	// The response lists an empty tool message for unanswered calls.
+	msgs = append(msgs, withoutEmptyToolMessages(o.Response.Messages)...)
 	return append(msgs, result), nil
 }

@@ -59,8 +59,7 @@ func (r *run) ingestToolResults(msgs []model.Message) []model.Message {
 // without the client tools, once, when first needed).
 type modelOutputTools struct {
 	run    *run
-	server map[string]*tools.Tool
-	listed bool
+	server *toolkit // nil until listed
 }
 
 func (m *modelOutputTools) lookup(name string) *tools.Tool {
@@ -68,21 +67,13 @@ func (m *modelOutputTools) lookup(name string) *tools.Tool {
 	if t := r.kit.lookup(name); t == nil || t.HasToModelOutput() || len(r.opts.clientTools) == 0 {
 		return t
 	}
-	if !m.listed {
-		m.listed = true
+	if m.server == nil {
 		o := r.opts
 		o.clientTools = nil
-		m.server, _ = r.agent.runTools(r.ctx, o)
+		all, _ := r.agent.runTools(r.ctx, o)
+		m.server = newToolkit(all, nil)
 	}
-	if t := m.server[name]; t != nil {
-		return t
-	}
-	for _, t := range m.server {
-		if t.ID() == name {
-			return t
-		}
-	}
-	return nil
+	return m.server.lookup(name)
 }
 
 func (m *modelOutputTools) mapIngested(p model.Part) (model.Part, bool) {

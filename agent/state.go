@@ -213,24 +213,22 @@ func decodeState(snapshot json.RawMessage, deltas []json.RawMessage) (*runState,
 		}
 		s.apply(c)
 	}
-	for _, p := range append([]*stepState{s.Pending}, doneSteps(s.Done)...) {
-		if p == nil {
-			continue
-		}
-		for i := range p.Calls {
-			p.Calls[i].restore()
-		}
+	s.Pending.restore()
+	for _, d := range s.Done {
+		d.Step.restore()
 	}
 	return &s, nil
 }
 
-// doneSteps are the states of the finished steps.
-func doneSteps(done []doneStep) []*stepState {
-	out := make([]*stepState, 0, len(done))
-	for _, d := range done {
-		out = append(out, d.Step)
+// restore restores the results of p's calls (see callState.restore); p
+// may be nil.
+func (p *stepState) restore() {
+	if p == nil {
+		return
 	}
-	return out
+	for i := range p.Calls {
+		p.Calls[i].restore()
+	}
 }
 
 // storedMessages are messages as a run's state keeps them: the values of

@@ -100,7 +100,7 @@ func answeredTail(msgs []model.Message) []model.Message {
 	assistant.Content = calls
 	tool := model.Message{Role: model.RoleTool}
 	for _, id := range order {
-		if slices.ContainsFunc(calls, func(p model.Part) bool { return p.ToolCall != nil && p.ToolCall.ToolCallID == id }) {
+		if hasCall(assistant, id) {
 			tool.Content = append(tool.Content, results[id])
 		}
 	}
