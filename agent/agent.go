@@ -419,6 +419,16 @@ func (a *Agent) resolveModel(ctx context.Context, o runOptions) (model.LanguageM
 // runTools is the tool set of one run: the agent's tools, then client
 // tools (a later source wins on a name clash, as Mastra's assembly order).
 func (a *Agent) runTools(ctx context.Context, o runOptions) (map[string]*tools.Tool, error) {
+	own, err := a.ownTools(ctx, o)
+	if err != nil {
+		return nil, err
+	}
+	return a.withClientTools(own, o.clientTools)
+}
+
+// ownTools is the run's tools before the request's client tools: Config's,
+// the signals', ToolsFunc's and the toolsets', a later source winning.
+func (a *Agent) ownTools(ctx context.Context, o runOptions) (tools.Set, error) {
 	set := tools.Set{}
 	for k, t := range a.cfg.Tools {
 		set[k] = t
@@ -440,7 +450,17 @@ func (a *Agent) runTools(ctx context.Context, o runOptions) (map[string]*tools.T
 			set[k] = t
 		}
 	}
-	for k, t := range o.clientTools {
+	return set, nil
+}
+
+// withClientTools lays client, then the agent-<key> tools, over own and
+// gives the tools their model-facing names; own is not changed.
+func (a *Agent) withClientTools(own, client tools.Set) (map[string]*tools.Tool, error) {
+	set := make(tools.Set, len(own)+len(client)+len(a.agentTools))
+	for k, t := range own {
+		set[k] = t
+	}
+	for k, t := range client {
 		set[k] = t
 	}
 	for k, t := range a.agentTools {

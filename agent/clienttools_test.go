@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -130,5 +131,37 @@ func TestSplitInput(t *testing.T) {
 		if d := cmp.Diff(tt.carried, carried); d != "" {
 			t.Errorf("%s: carried (-want +got):\n%s", tt.name, d)
 		}
+	}
+}
+
+// TestShadowedToolMapsWithoutListingToolsAgain: a client tool of the
+// name of one of the agent's ToolsFunc tools gets that tool's
+// ToModelOutput applied to its ingested result, and ToolsFunc runs once
+// in the run, not again to find the shadowed tool.
+func TestShadowedToolMapsWithoutListingToolsAgain(t *testing.T) {
+	var prompts [][]model.Message
+	calls := 0
+	server := tools.New(tools.Config[addIn, addOut]{ID: "browserAdd", Description: "Add two integers",
+		Execute: func(_ tools.Context, in addIn) (addOut, error) { return addOut{Sum: in.A + in.B}, nil },
+		ToModelOutput: func(_ context.Context, out addOut) (*model.ToolResultOutput, error) {
+			return tools.TextOutput("sum is " + strconv.Itoa(out.Sum))
+		}})
+	a := newAgent(t, clientModel(&prompts), nil, func(c *Config) {
+		c.ToolsFunc = func(context.Context, *tools.RequestContext) (tools.Set, error) {
+			calls++
+			return tools.Set{"browserAdd": server}, nil
+		}
+	})
+	history := []model.Message{
+		model.UserText("What is 2+3?"),
+		model.Assistant(model.ToolCall("call-1", "browserAdd", json.RawMessage(`{"a":2,"b":3}`))),
+		model.ToolMessage(model.ToolResultPart{ToolCallID: "call-1", ToolName: "browserAdd", Output: model.JSONOutput(json.RawMessage(`{"sum":5}`))}),
+	}
+	collect(t, a, history, WithClientTools(browserAdd()))
+	if calls != 1 {
+		t.Errorf("ToolsFunc ran %d times in one run, want once", calls)
+	}
+	if got := messagesJSON(t, prompts[0]); !strings.Contains(got, `"sum is 5"`) {
+		t.Errorf("the model did not get the mapped result: %s", got)
 	}
 }

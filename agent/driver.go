@@ -98,7 +98,11 @@ func (a *Agent) newRun(ctx context.Context, o runOptions, state *runState) (*run
 	if err != nil {
 		return nil, err
 	}
-	all, err := a.runTools(ctx, o)
+	own, err := a.ownTools(ctx, o)
+	if err != nil {
+		return nil, err
+	}
+	all, err := a.withClientTools(own, o.clientTools)
 	if err != nil {
 		return nil, err
 	}
@@ -111,6 +115,9 @@ func (a *Agent) newRun(ctx context.Context, o runOptions, state *runState) (*run
 	ctx, cancel := context.WithCancelCause(ctx)
 	r := &run{agent: a, opts: o, ctx: ctx, cancel: cancel, engine: a.engine(), state: state,
 		kit: newToolkit(all, o.activeTools), models: models{base: m, step: m}, st: st, policy: transformPolicy(o, a)}
+	if len(o.clientTools) > 0 {
+		r.kit.own = own
+	}
 	r.report.messageID = r.engine.NewID()
 	return r, nil
 }

@@ -55,8 +55,8 @@ func (r *run) ingestToolResults(msgs []model.Message) []model.Message {
 
 // modelOutputTools finds the tool whose ToModelOutput maps an ingested
 // result: the run's tool of that name, else, when a client tool shadows
-// one of the agent's own, the agent's tool (its tools are listed again
-// without the client tools, once, when first needed).
+// one of the agent's own, the agent's tool (the run's tools without the
+// client tools, named once, when first needed).
 type modelOutputTools struct {
 	run    *run
 	server *toolkit // nil until listed
@@ -68,9 +68,7 @@ func (m *modelOutputTools) lookup(name string) *tools.Tool {
 		return t
 	}
 	if m.server == nil {
-		o := r.opts
-		o.clientTools = nil
-		all, _ := r.agent.runTools(r.ctx, o)
+		all, _ := r.agent.withClientTools(r.kit.own, nil)
 		m.server = newToolkit(all, nil)
 	}
 	return m.server.lookup(name)

@@ -15,6 +15,10 @@ type toolkit struct {
 	order  []string
 	// byID finds an offered tool by its id (built when first needed).
 	byID map[string]*tools.Tool
+	// own is, when the request has client tools, the run's tools before
+	// they were laid over (to find the agent's tool a client tool
+	// shadows); else nil.
+	own tools.Set
 }
 
 func newToolkit(all map[string]*tools.Tool, active []string) *toolkit {
