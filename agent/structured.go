@@ -232,18 +232,6 @@ func (st *structuring) check(text string, reason model.FinishReason) checked {
 	v, _ := partialjson.Parse(raw)
 	validated, issues := st.so.Schema.Validate(st.unwrap(v))
 	if len(issues) > 0 {
-		shown, more := schema.CapIssues(issues)
-		lines := make([]string, len(shown), len(shown)+1)
-		for i, is := range shown {
-			path := strings.Join(is.Path, ".")
-			if path == "" {
-				path = "root"
-			}
-			lines[i] = "- " + path + ": " + is.Message
-		}
-		if more {
-			lines = append(lines, tools.LeftOutLine)
-		}
 		diag := raw
 		if v != nil {
 			if b, err := json.Marshal(v); err == nil {
@@ -251,7 +239,7 @@ func (st *structuring) check(text string, reason model.FinishReason) checked {
 			}
 		}
 		return checked{err: &RunError{
-			Message: "Structured output validation failed: " + strings.Join(lines, "\n"),
+			Message: "Structured output validation failed: " + tools.IssueList(issues),
 			ID:      mastraerror.IDStructuredOutputSchemaValidationFailed, Details: map[string]any{"value": diag},
 		}}
 	}

@@ -220,16 +220,8 @@ const footerLimit = 200
 func outputValidationError(tool string, issues []schema.Issue, value any) *tools.ValidationError {
 	var b strings.Builder
 	b.WriteString("Tool output validation failed for " + tool + ". The tool returned invalid output:\n")
+	b.WriteString(tools.IssueList(issues))
 	shown, more := schema.CapIssues(issues)
-	for i, is := range shown {
-		if i > 0 {
-			b.WriteByte('\n')
-		}
-		b.WriteString("- " + is.PathString() + ": " + is.Message)
-	}
-	if more {
-		b.WriteString("\n" + tools.LeftOutLine)
-	}
 	b.WriteString("\n\nReturned output: ")
 	b.WriteString(footer(value))
 	return &tools.ValidationError{Message: b.String(), Errors: fieldErrors(shown), Issues: shown, Truncated: more}

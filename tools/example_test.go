@@ -245,3 +245,14 @@ func ExampleMCPGuidance() {
 	//
 	// Prefer recent pages.
 }
+
+// IssueList words issues as a tool's validation error lists them.
+func ExampleIssueList() {
+	fmt.Println(tools.IssueList([]schema.Issue{
+		{Path: []string{"city"}, Message: "Invalid input: expected string, received number"},
+		{Message: "Unrecognized key: \"x\""},
+	}))
+	// Output:
+	// - city: Invalid input: expected string, received number
+	// - root: Unrecognized key: "x"
+}

@@ -225,11 +225,24 @@ func (k validationKind) texts(id string) (header, footer string) {
 // Mastra renders as "[Unable to serialize data]".
 func newValidationError(kind validationKind, id string, issues []schema.Issue, raw []byte) *ValidationError {
 	header, footer := kind.texts(id)
-	issues, truncated := schema.CapIssues(issues)
 	var b strings.Builder
 	b.WriteString(header)
 	b.WriteByte('\n')
-	for i, is := range issues {
+	b.WriteString(IssueList(issues))
+	issues, truncated := schema.CapIssues(issues)
+	b.WriteString("\n\n")
+	b.WriteString(footer)
+	b.WriteString(truncateForLogging(raw))
+	return &ValidationError{Message: b.String(), Errors: buildFieldErrors(issues), Issues: issues, Truncated: truncated}
+}
+
+// IssueList is issues as Mastra's validation errors list them, a
+// "- <path>: <message>" line each (the path as Issue.PathString gives it):
+// the first schema.MaxIssues, then LeftOutLine when there were more.
+func IssueList(issues []schema.Issue) string {
+	shown, more := schema.CapIssues(issues)
+	var b strings.Builder
+	for i, is := range shown {
 		if i > 0 {
 			b.WriteByte('\n')
 		}
@@ -238,13 +251,10 @@ func newValidationError(kind validationKind, id string, issues []schema.Issue, r
 		b.WriteString(": ")
 		b.WriteString(is.Message)
 	}
-	if truncated {
+	if more {
 		b.WriteString("\n" + LeftOutLine)
 	}
-	b.WriteString("\n\n")
-	b.WriteString(footer)
-	b.WriteString(truncateForLogging(raw))
-	return &ValidationError{Message: b.String(), Errors: buildFieldErrors(issues), Issues: issues, Truncated: truncated}
+	return b.String()
 }
 
 // footerLimit is Mastra's footer length, in UTF-16 code units.
