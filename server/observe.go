@@ -20,8 +20,8 @@ import (
 const observeIdleTimeout = 5 * time.Minute
 
 var (
-	errAgentRunNotFound  = errorf(http.StatusNotFound, "Agent run not found")
-	errForbiddenRun = errorf(http.StatusForbidden, "Access denied: run belongs to a different resource")
+	errAgentRunNotFound = errorf(http.StatusNotFound, "Agent run not found")
+	errForbiddenRun     = errorf(http.StatusForbidden, "Access denied: run belongs to a different resource")
 )
 
 // observeRequest is the body of POST /agents/{agentId}/observe.

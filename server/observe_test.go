@@ -132,7 +132,7 @@ func TestObserveMatchesCapture(t *testing.T) {
 		frames     int
 	}{
 		{`{"runId":"run-obs-1","offset":10}`, 10, 9},
-		{`{"runId":"run-obs-1","offset":18}`, 18, 1}, // the last: finish only
+		{`{"runId":"run-obs-1","offset":18}`, 18, 1},  // the last: finish only
 		{`{"runId":"run-obs-1","offset":1.5}`, 1, 18}, // a fraction truncates, as Mastra's slice does
 	} {
 		_, got := f.do(t, "POST", "/api/agents/calc-agent/observe", c.body)
