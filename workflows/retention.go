@@ -81,3 +81,7 @@ func (w *Workflow) retention(now time.Time) (storage.FinishedRuns, bool) {
 	}
 	return f, !f.Before.IsZero() || f.Keep > 0
 }
+
+// DefaultEventRetention is how long a workflow keeps an ended run's
+// event log when Config.EventRetention is zero.
+const DefaultEventRetention = 5 * time.Minute
