@@ -68,7 +68,7 @@ type Config struct {
 	// duration keeps ended logs until something deletes them. A log left
 	// without an end (a suspended run, or a run whose process died) is
 	// removed once nothing has been appended to it for the finished-run
-	// retention (FinishedRunRetention). The sweep that removes them is
+	// retention (FinishedRunRetention, at least a day). The sweep that removes them is
 	// the finished runs' one, and it removes the expired logs of every
 	// run in Events, not only this workflow's.
 	EventRetention time.Duration
@@ -83,14 +83,17 @@ type Workflow struct {
 	committed bool
 	buildErr  error
 	local     storage.Runs
-	registry  tools.RegistrySlot // what steps reach as ctx.Mastra()
-	sweep     sweeper
+	// localEvents is the runs' event log when neither Config.Events nor
+	// Config.Storage gives one.
+	localEvents storage.RunEvents
+	registry    tools.RegistrySlot // what steps reach as ctx.Mastra()
+	sweep       sweeper
 	graphCache
 }
 
 // New returns an empty workflow.
 func New(cfg Config) *Workflow {
-	w := &Workflow{cfg: cfg, local: storage.NewMemoryRuns()}
+	w := &Workflow{cfg: cfg, local: storage.NewMemoryRuns(), localEvents: storage.NewMemoryEvents()}
 	if cfg.ID == "" {
 		w.buildErr = errors.New("workflows: a workflow needs an ID")
 	}
