@@ -88,7 +88,9 @@ func TestReplicaObservesARunOfAnother(t *testing.T) {
 	defer releaseOnce()
 	a, b := gatedReplica(t, dsn, release), gatedReplica(t, dsn, nil)
 	streamed := make(chan string, 1)
-	go func() { streamed <- call(t, a, "POST", "/api/workflows/gated-wf/stream?runId=across", `{"inputData":{"n":1}}`) }()
+	go func() {
+		streamed <- call(t, a, "POST", "/api/workflows/gated-wf/stream?runId=across", `{"inputData":{"n":1}}`)
+	}()
 	resp := observeOn(t, b, "across", "0")
 	defer resp.Body.Close()
 	rd := bufio.NewReader(resp.Body)
