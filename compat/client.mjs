@@ -184,6 +184,24 @@ await step('workflows.resumeAsync', async (o) => {
   assert.deepEqual(o.resumed.result, { n: 4, approved: true });
 });
 
+// readAll reads a workflow run's stream (a ReadableStream of chunks) to
+// its end.
+async function readAll(readable) {
+  const chunks = [];
+  for await (const chunk of readable) chunks.push(chunk);
+  return chunks;
+}
+
+await step('workflows.observe', async (o) => {
+  const run = await anchor.getWorkflow('double-wf').createRun();
+  o.streamed = await readAll(await run.stream({ inputData: { n: 21 } }));
+  assert.deepEqual(types(o.streamed), ['workflow-start', 'workflow-step-start', 'workflow-step-result', 'workflow-finish']);
+  o.observed = await readAll(await run.observeStream());
+  assert.deepEqual(o.observed, o.streamed, 'observeStream replays the whole run');
+  o.fromOffset = await readAll(await run.observe({ offset: 2 }));
+  assert.deepEqual(o.fromOffset, o.streamed.slice(2), 'observe({offset: 2}) replays from the third chunk');
+});
+
 // ---- client tools (flows app) ----
 
 // browserAdd runs in this process: the server's model calls it, the client

@@ -154,6 +154,17 @@ var postInputs = map[string]routeInputs{
 	"/workflows/{workflowId}/resume-async":  {query: "?runId=r-unknown", valid: `{"resumeData":{"ok":true}}`, emptyCode: 404, wrong: workflowResumeWrong},
 	"/workflows/{workflowId}/resume":        {query: "?runId=r-unknown", valid: `{"resumeData":{"ok":true}}`, emptyCode: 404, wrong: workflowResumeWrong},
 	"/workflows/{workflowId}/resume-stream": {query: "?runId=r-unknown", valid: `{"resumeData":{"ok":true}}`, emptyCode: 404, wrong: workflowResumeWrong},
+	// observe reads no body (one sent must still be a JSON object).
+	"/workflows/{workflowId}/observe": {query: "?runId=r-unknown", valid: `{}`, emptyCode: 404, wrong: []wrongInput{
+		{"no runId", "?", `{}`, 400},
+		{"empty runId", "?runId=", `{}`, 400},
+		{"runId not percent-encoded", "?runId=%zz", `{}`, 400},
+		{"offset negative", "?runId=r-unknown&offset=-1", `{}`, 400},
+		{"offset a fraction", "?runId=r-unknown&offset=0.5", `{}`, 400},
+		{"offset not a number", "?runId=r-unknown&offset=x", `{}`, 400},
+		{"offset past 2^53", "?runId=r-unknown&offset=1e300", `{}`, 400},
+		{"unknown run", "?runId=r-unknown&offset=3", `{}`, 404},
+	}},
 	// cancel reads no body (one sent must still be a JSON object).
 	"/workflows/{workflowId}/runs/{runId}/cancel": {valid: `{}`, emptyCode: 404, wrong: []wrongInput{
 		{"unknown run", "", `{"runId":"w-started"}`, 404},

@@ -190,6 +190,7 @@ func (s *Server) routeTable() []route {
 		{"POST", "/workflows/{workflowId}/resume-async", s.resumeAsync},
 		{"POST", "/workflows/{workflowId}/resume", s.resumeNoWait},
 		{"POST", "/workflows/{workflowId}/resume-stream", s.resumeStreamWorkflow},
+		{"POST", "/workflows/{workflowId}/observe", s.observeWorkflow},
 		{"GET", "/workflows/{workflowId}/runs", s.listWorkflowRuns},
 		{"GET", "/workflows/{workflowId}/runs/{runId}", s.getWorkflowRun},
 		{"POST", "/workflows/{workflowId}/runs/{runId}/cancel", s.cancelWorkflowRun},

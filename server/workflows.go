@@ -287,15 +287,24 @@ func (s *Server) runInBackground(w http.ResponseWriter, r *http.Request, message
 // POST /workflows/{workflowId}/stream?runId=: the run's chunks, as
 // "\x1E"-separated JSON records (Mastra's format, which
 // @mastra/client-js reads), or as SSE when the request accepts
-// text/event-stream. ?runId= is required, as Mastra's.
+// text/event-stream. ?runId= is required, as Mastra's. The run executes
+// in the server's background: a client that goes away detaches, the run
+// goes on (POST .../observe follows it again, from any record).
 func (s *Server) streamWorkflow(w http.ResponseWriter, r *http.Request) {
 	req, err := s.startBody(r, startStreamed)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	s.writeStream(w, r, req.rec.run.Stream(r.Context(), req.input, req.state), workflowFormat(r))
-	s.runs.end(req.rec)
+	seq, err := s.detachedChunks(r, func(ctx context.Context) chunkSeq {
+		return req.rec.run.Stream(ctx, req.input, req.state)
+	}, func() { s.runs.end(req.rec) })
+	if err != nil {
+		s.runs.end(req.rec)
+		s.writeError(w, r, err)
+		return
+	}
+	s.writeStream(w, r, seq, workflowFormat(r))
 }
 
 func workflowFormat(r *http.Request) streamFormat {
@@ -482,14 +491,20 @@ func (s *Server) resumeNoWait(w http.ResponseWriter, r *http.Request) {
 }
 
 // POST /workflows/{workflowId}/resume-stream?runId=: the resumed run's
-// chunks (records, or SSE on request).
+// chunks (records, or SSE on request). As with stream, a client that
+// goes away detaches; the resumed run goes on.
 func (s *Server) resumeStreamWorkflow(w http.ResponseWriter, r *http.Request) {
 	req, err := s.resumeBody(r)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	s.writeStream(w, r, s.resumeChunks(r.Context(), req), workflowFormat(r))
+	seq, err := s.detachedChunks(r, func(ctx context.Context) chunkSeq { return s.resumeChunks(ctx, req) }, func() {})
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	s.writeStream(w, r, seq, workflowFormat(r))
 }
 
 // findRun returns the run's snapshot: the run as it is now when it is

@@ -53,7 +53,10 @@ func (r *Run) execute(parent context.Context, yield func(stream.Chunk, error) bo
 		r.executing = false
 		r.mu.Unlock()
 	}()
+	r.emitMu.Lock()
 	r.emit = func(c stream.Chunk) bool { return yield(c, nil) }
+	r.log.ctx = context.WithoutCancel(parent)
+	r.emitMu.Unlock()
 	r.send(stream.TypeWorkflowStart, stream.FromWorkflow, map[string]any{"workflowId": r.wf.cfg.ID})
 	// A run with storage is found again even if its first step never
 	// ends (a crash).
@@ -135,6 +138,7 @@ func (r *Run) finish(ctx context.Context, status string, result json.RawMessage,
 		r.send(stream.TypeWorkflowCanceled, stream.FromWorkflow, map[string]any{})
 	}
 	r.send(stream.TypeWorkflowFinish, stream.FromWorkflow, r.finishPayload(status))
+	r.endLog()
 }
 
 func (r *Run) finishPayload(status string) finishPayload {
@@ -151,8 +155,10 @@ func (r *Run) finishPayload(status string) finishPayload {
 func (r *Run) send(typ string, from stream.From, payload any) {
 	r.emitMu.Lock()
 	defer r.emitMu.Unlock()
+	c := stream.Chunk{Type: typ, RunID: r.id, From: from, Payload: payload}
+	r.publish(c)
 	if r.emit != nil {
-		if !r.emit(stream.Chunk{Type: typ, RunID: r.id, From: from, Payload: payload}) {
+		if !r.emit(c) {
 			r.emit = nil
 		}
 	}

@@ -50,13 +50,13 @@ func (w *Workflow) AsStep() *Step {
 				if err := json.Unmarshal(data, &nr); err != nil || len(nr.Step) == 0 {
 					return nil, fmt.Errorf("workflows: nested workflow %s: resume it by an inner step's path", w.cfg.ID)
 				}
-				child, lerr := w.LoadRun(tc, childID, WithRequestContext(tc.RequestContext()))
+				child, lerr := w.LoadRun(tc, childID, WithRequestContext(tc.RequestContext()), withoutLog())
 				if lerr != nil {
 					return nil, lerr
 				}
 				res, err = child.Resume(tc, ResumeOptions{Step: nr.Step, Data: nr.Data})
 			} else {
-				child := w.CreateRun(WithRunID(childID), WithRequestContext(tc.RequestContext()))
+				child := w.CreateRun(WithRunID(childID), WithRequestContext(tc.RequestContext()), withoutLog())
 				res, err = child.Start(tc, v, nil)
 			}
 			if err != nil {

@@ -36,16 +36,35 @@ type sweeper struct {
 }
 
 // finished notes that a run of w has finished, and sweeps when one is
-// due. A failed sweep is left to the next one.
+// due: the expired finished runs of w's store, and the expired logs of
+// its event log. A failed sweep is left to the next one.
 func (s *sweeper) finished(ctx context.Context, w *Workflow) {
-	f, ok := w.retention(time.Now())
-	if !ok || !s.due(w.cfg.FinishedRunRetention) {
+	now := time.Now()
+	runs, sweepRuns := w.retention(now)
+	old, sweepEvents := w.eventRetention(now)
+	if (!sweepRuns && !sweepEvents) || !s.due(shortest(w.cfg.FinishedRunRetention, w.cfg.EventRetention)) {
 		return
 	}
-	_, _ = w.store().DeleteFinishedRuns(ctx, f)
+	if sweepRuns {
+		_, _ = w.store().DeleteFinishedRuns(ctx, runs)
+	}
+	if sweepEvents {
+		_, _ = w.events().DeleteEvents(ctx, old)
+	}
 	s.mu.Lock()
 	s.running = false
 	s.mu.Unlock()
+}
+
+// shortest is the shortest positive of two retentions (0 if neither).
+func shortest(a, b time.Duration) time.Duration {
+	switch {
+	case a <= 0:
+		return max(b, 0)
+	case b <= 0 || a < b:
+		return a
+	}
+	return b
 }
 
 // due counts a finish and reports whether a sweep is due (and then
@@ -66,6 +85,28 @@ func (s *sweeper) due(retention time.Duration) bool {
 	return true
 }
 
+// eventRetention is what w's sweep at now removes from its event log:
+// ended logs older than Config.EventRetention, and logs without an end
+// idle for the finished-run retention (at least minIdleEventRetention,
+// so that a long step does not lose its run's log); false when it keeps
+// them all.
+func (w *Workflow) eventRetention(now time.Time) (storage.OldEvents, bool) {
+	var old storage.OldEvents
+	switch keep := w.cfg.EventRetention; {
+	case keep == 0:
+		old.EndedBefore = now.Add(-DefaultEventRetention)
+	case keep > 0:
+		old.EndedBefore = now.Add(-keep)
+	}
+	switch keep := w.cfg.FinishedRunRetention; {
+	case keep == 0:
+		old.IdleBefore = now.Add(-DefaultFinishedRunRetention)
+	case keep > 0:
+		old.IdleBefore = now.Add(-max(keep, minIdleEventRetention))
+	}
+	return old, !old.EndedBefore.IsZero() || !old.IdleBefore.IsZero()
+}
+
 // retention is what w's sweep at now removes; false when it keeps every
 // finished run.
 func (w *Workflow) retention(now time.Time) (storage.FinishedRuns, bool) {
@@ -81,3 +122,11 @@ func (w *Workflow) retention(now time.Time) (storage.FinishedRuns, bool) {
 	}
 	return f, !f.Before.IsZero() || f.Keep > 0
 }
+
+// DefaultEventRetention is how long a workflow keeps an ended run's
+// event log when Config.EventRetention is zero.
+const DefaultEventRetention = 5 * time.Minute
+
+// minIdleEventRetention is the shortest time a log without an end is
+// kept after its last append, whatever Config.FinishedRunRetention.
+const minIdleEventRetention = 24 * time.Hour

@@ -269,6 +269,10 @@ type Run struct {
 	// unsaved is set while a suspension's snapshot is being saved: the
 	// run reports itself running until it can be resumed.
 	unsaved bool
+	// log appends the run's chunks to its event log (under emitMu);
+	// unlogged runs (nested workflows' inner runs) have none.
+	log      runLog
+	unlogged bool
 }
 
 // RunOption configures a run.

@@ -55,6 +55,23 @@ type Config struct {
 	// Without Storage, the in-process store also keeps at most the
 	// newest 1000 finished runs.
 	FinishedRunRetention time.Duration
+	// Events is the runs' event log: each run appends every chunk it
+	// streams to its log (one log per run id, which a resume goes on
+	// appending to), and ends the log when the run ends; Run.ObserveStream
+	// reads it back, from any offset, and follows it live. Nil: Storage
+	// when it implements storage.RunEvents (so that a process sharing
+	// that database observes runs executing in another), else a log in
+	// this process's memory, owned by the workflow.
+	Events storage.RunEvents
+	// EventRetention is how long a run's log stays once the run has
+	// ended: zero is DefaultEventRetention (5 minutes), a negative
+	// duration keeps ended logs until something deletes them. A log left
+	// without an end (a suspended run, or a run whose process died) is
+	// removed once nothing has been appended to it for the finished-run
+	// retention (FinishedRunRetention, at least a day). The sweep that removes them is
+	// the finished runs' one, and it removes the expired logs of every
+	// run in Events, not only this workflow's.
+	EventRetention time.Duration
 }
 
 // Workflow is a graph of steps. Build it with Then, Parallel, Branch,
@@ -66,14 +83,17 @@ type Workflow struct {
 	committed bool
 	buildErr  error
 	local     storage.Runs
-	registry  tools.RegistrySlot // what steps reach as ctx.Mastra()
-	sweep     sweeper
+	// localEvents is the runs' event log when neither Config.Events nor
+	// Config.Storage gives one.
+	localEvents storage.RunEvents
+	registry    tools.RegistrySlot // what steps reach as ctx.Mastra()
+	sweep       sweeper
 	graphCache
 }
 
 // New returns an empty workflow.
 func New(cfg Config) *Workflow {
-	w := &Workflow{cfg: cfg, local: storage.NewMemoryRuns()}
+	w := &Workflow{cfg: cfg, local: storage.NewMemoryRuns(), localEvents: storage.NewMemoryEvents()}
 	if cfg.ID == "" {
 		w.buildErr = errors.New("workflows: a workflow needs an ID")
 	}

@@ -95,11 +95,12 @@ func StartSSE(w http.ResponseWriter, r *http.Request, extra ...string) *Framer {
 }
 
 // StartRecords answers with status 200 and the headers of a record stream
-// (Content-Type text/plain; charset=UTF-8, Cache-Control no-cache,
-// X-Accel-Buffering no), flushes them and returns the Framer of the body.
+// (Content-Type text/plain, as Mastra's workflow streams have it,
+// Cache-Control no-cache, X-Accel-Buffering no), flushes them and
+// returns the Framer of the body.
 func StartRecords(w http.ResponseWriter) *Framer {
 	h := w.Header()
-	h.Set("Content-Type", "text/plain; charset=UTF-8")
+	h.Set("Content-Type", "text/plain")
 	h.Set("Cache-Control", "no-cache")
 	h.Set("X-Accel-Buffering", "no")
 	return start(w)

@@ -64,7 +64,7 @@ func TestStartHeaders(t *testing.T) {
 		},
 			map[string]string{"Content-Type": "text/event-stream", "Cache-Control": "no-cache", "Connection": "keep-alive", "X-Accel-Buffering": "no", "X-Vercel-Ai-Ui-Message-Stream": "v1"}},
 		{"records", func(w http.ResponseWriter, r *http.Request) *Framer { return StartRecords(w) },
-			map[string]string{"Content-Type": "text/plain; charset=UTF-8", "Cache-Control": "no-cache", "X-Accel-Buffering": "no"}},
+			map[string]string{"Content-Type": "text/plain", "Cache-Control": "no-cache", "X-Accel-Buffering": "no"}},
 	} {
 		w := &flushCounter{ResponseRecorder: httptest.NewRecorder()}
 		tt.start(w, httptest.NewRequest("GET", "/", nil))

@@ -1,0 +1,60 @@
+package workflows
+
+import (
+	"context"
+
+	"github.com/gomastra/mastra/storage"
+	"github.com/gomastra/mastra/stream"
+)
+
+// events is where the workflow's runs log their chunks: Config.Events,
+// else Config.Storage when it keeps run events, else the workflow's own
+// in-memory log.
+func (w *Workflow) events() storage.RunEvents {
+	if w.cfg.Events != nil {
+		return w.cfg.Events
+	}
+	if ev, ok := w.cfg.Storage.(storage.RunEvents); ok {
+		return ev
+	}
+	return w.localEvents
+}
+
+// runLog appends one run's chunks to its event log. The run's emit lock
+// serializes its use.
+type runLog struct {
+	ctx context.Context
+	enc *stream.Encoder
+}
+
+// publish appends c to the run's log, encoded as the /stream route sends
+// it. A failed append leaves that chunk out of the log; the run goes on.
+// Nested workflows' inner runs do not log: their parent's log is the
+// one observed.
+func (r *Run) publish(c stream.Chunk) {
+	if r.unlogged || r.log.ctx == nil {
+		return
+	}
+	if r.log.enc == nil {
+		r.log.enc = stream.NewEncoder()
+	}
+	data, err := r.log.enc.Encode(stream.Redact(c))
+	if err != nil {
+		return
+	}
+	_, _ = r.wf.events().AppendEvents(r.log.ctx, r.id, storage.Event{Type: c.Type, Data: data})
+}
+
+// endLog ends the run's log: the run has ended (not suspended).
+func (r *Run) endLog() {
+	r.emitMu.Lock()
+	defer r.emitMu.Unlock()
+	if r.unlogged || r.log.ctx == nil {
+		return
+	}
+	_, _ = r.wf.events().AppendEvents(r.log.ctx, r.id, storage.Event{Type: storage.EventEnd})
+}
+
+// withoutLog makes a run that keeps no event log (a nested workflow's
+// inner run).
+func withoutLog() RunOption { return func(r *Run) { r.unlogged = true } }
