@@ -1,0 +1,229 @@
+package aisdk
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gomastra/mastra"
+	"github.com/gomastra/mastra/agent"
+	"github.com/gomastra/mastra/model"
+	"github.com/gomastra/mastra/model/mock"
+	"github.com/gomastra/mastra/server"
+	"github.com/gomastra/mastra/storage"
+	"github.com/gomastra/mastra/storage/sqlite"
+	"github.com/gomastra/mastra/tools"
+)
+
+const gatedAnswer = "The gate opened, all done."
+
+// gatedApp is a registry with one agent, "gated-agent", that calls the
+// tool "wait", which returns once release is closed (or fails with its
+// context's error), then answers gatedAnswer. st is its storage (nil:
+// none).
+func gatedApp(t *testing.T, st storage.Store) (m *mastra.Mastra, release chan struct{}) {
+	t.Helper()
+	release = make(chan struct{})
+	wait := tools.New(tools.Config[struct{}, string]{ID: "wait", Description: "waits for the gate",
+		Execute: func(ctx tools.Context, _ struct{}) (string, error) {
+			select {
+			case <-release:
+				return "opened", nil
+			case <-ctx.Done():
+				return "", context.Cause(ctx)
+			}
+		}})
+	a, err := agent.New(agent.Config{ID: "gated-agent", Storage: st, Tools: tools.Set{"wait": wait},
+		Model: mock.NewFunc(func(req *model.Request) mock.Step {
+			if hasToolResult(req) {
+				return mock.Step{Text: gatedAnswer}
+			}
+			return mock.Step{ToolCalls: []mock.ToolCall{{ID: "call-wait", Name: "wait", Args: `{}`}}}
+		})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return mastra.New(mastra.Config{Agents: map[string]*agent.Agent{"gated": a}}), release
+}
+
+func sqliteStore(t *testing.T) storage.Store {
+	t.Helper()
+	st, err := sqlite.Open(context.Background(), sqlite.Memory)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = st.Close() })
+	return st
+}
+
+// postUntil posts body and reads the SSE answer until a frame of type
+// until, then drops the connection, as a reloading page does.
+func postUntil(t *testing.T, client *http.Client, url, body, until string, header ...string) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	res, err := client.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		b, _ := io.ReadAll(res.Body)
+		t.Fatalf("POST: %d %s", res.StatusCode, b)
+	}
+	sc := bufio.NewScanner(res.Body)
+	for sc.Scan() {
+		if strings.Contains(sc.Text(), `"type":"`+until+`"`) {
+			return
+		}
+	}
+	t.Fatalf("the stream ended before a %s part: %v", until, sc.Err())
+}
+
+// getStream sends a GET and returns its status, body and frames (as post).
+func getStream(t *testing.T, client *http.Client, url string, header ...string) (int, string, []map[string]any) {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodGet, url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	res, err := client.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var frames []map[string]any
+	for _, f := range sseFrames(string(b)) {
+		if f != "[DONE]" {
+			frames = append(frames, decodeFrame(t, f))
+		}
+	}
+	return res.StatusCode, string(b), frames
+}
+
+// TestResumableChatReconnectAfterDisconnect: the client drops the POST
+// while the run's tool waits; the run goes on, and GET
+// <route>/<chatId>/stream streams the whole answer once, from its start:
+// the parts the POST sent, then the rest, each once, then [DONE]. Once
+// the run has ended the chat has no active stream (204).
+func TestResumableChatReconnectAfterDisconnect(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		st   func(*testing.T) storage.Store
+	}{{"sqlite", sqliteStore}, {"no storage", func(*testing.T) storage.Store { return nil }}} {
+		t.Run(tc.name, func(t *testing.T) {
+			m, release := gatedApp(t, tc.st(t))
+			ts, client := startServer(t, m, server.Options{Routes: ChatRoutes(m, ChatRouteOptions{Resumable: true})})
+			body := `{"id":"chat-9","trigger":"submit-message","messages":[{"id":"msg-1","role":"user","parts":[{"type":"text","text":"wait for it"}]}],"memory":{"thread":"thread-9","resource":"user-1"}}`
+			postUntil(t, client, ts.URL+"/chat/gated-agent", body, PartToolInputAvailable)
+			close(release)
+
+			status, b, frames := getStream(t, client, ts.URL+"/chat/gated-agent/chat-9/stream")
+			if status != http.StatusOK || !strings.HasSuffix(b, "data: [DONE]\n\n") {
+				t.Fatalf("reconnect: %d %s", status, b)
+			}
+			var types []string
+			text := ""
+			for _, f := range frames {
+				types = append(types, f["type"].(string))
+				if f["type"] == PartTextDelta {
+					text += f["delta"].(string)
+				}
+			}
+			want := "start start-step tool-input-available tool-output-available finish-step start-step text-start text-delta text-end finish-step finish"
+			if got := strings.Join(types, " "); got != want {
+				t.Errorf("parts:\n got %s\nwant %s", got, want)
+			}
+			if text != gatedAnswer {
+				t.Errorf("text = %q", text)
+			}
+			if out := ofType(frames, PartToolOutputAvailable); len(out) != 1 || out[0]["output"] != "opened" {
+				t.Errorf("tool outputs %v: the run did not go on after the disconnect", out)
+			}
+			waitNoContent(t, client, ts.URL+"/chat/gated-agent/chat-9/stream")
+		})
+	}
+}
+
+// waitNoContent waits until GET url answers 204 (the chat's run ended
+// and was forgotten).
+func waitNoContent(t *testing.T, client *http.Client, url string) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		status, b, _ := getStream(t, client, url)
+		if status == http.StatusNoContent && b == "" {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("after the run: %d %s, want 204", status, b)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestResumableChatNoActiveRun: a chat that never ran, and an unknown
+// agent.
+func TestResumableChatNoActiveRun(t *testing.T) {
+	m, _ := gatedApp(t, sqliteStore(t))
+	ts, client := startServer(t, m, server.Options{Routes: ChatRoutes(m, ChatRouteOptions{Resumable: true})})
+	if status, b, _ := getStream(t, client, ts.URL+"/chat/gated-agent/never/stream"); status != http.StatusNoContent || b != "" {
+		t.Errorf("unknown chat: %d %q", status, b)
+	}
+	if status, b, _ := getStream(t, client, ts.URL+"/chat/nope/chat-1/stream"); status != http.StatusNotFound || !strings.Contains(b, "Agent with id nope not found") {
+		t.Errorf("unknown agent: %d %s", status, b)
+	}
+	if routes := ChatRoutes(m, ChatRouteOptions{}); len(routes) != 1 {
+		t.Errorf("without Resumable: %d routes", len(routes))
+	}
+}
+
+// TestResumableChatRefusesOtherResources: with authentication, only the
+// resource that started the chat's run reconnects to it.
+func TestResumableChatRefusesOtherResources(t *testing.T) {
+	m, release := gatedApp(t, sqliteStore(t))
+	auth := func(r *http.Request) (string, error) { return r.Header.Get("X-User"), nil }
+	ts, client := startServer(t, m, server.Options{Routes: ChatRoutes(m, ChatRouteOptions{Resumable: true}), Auth: auth})
+	body := `{"id":"chat-a","messages":[{"id":"msg-1","role":"user","parts":[{"type":"text","text":"wait"}]}],"memory":{"thread":"thread-a"}}`
+	postUntil(t, client, ts.URL+"/chat/gated-agent", body, PartToolInputAvailable, "X-User", "alice")
+	url := ts.URL + "/chat/gated-agent/chat-a/stream"
+	status, b, _ := getStream(t, client, url, "X-User", "mallory")
+	if status != http.StatusForbidden || !strings.Contains(b, "thread belongs to a different resource") {
+		t.Errorf("mallory: %d %s", status, b)
+	}
+	close(release)
+	status, b, frames := getStream(t, client, url, "X-User", "alice")
+	if status != http.StatusOK || len(ofType(frames, PartFinish)) != 1 {
+		t.Errorf("alice: %d %s", status, b)
+	}
+	waitNoContent(t, client, url)
+}
+
+func decodeFrame(t *testing.T, f string) map[string]any {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal([]byte(f), &m); err != nil {
+		t.Fatalf("frame %q: %v", f, err)
+	}
+	return m
+}
