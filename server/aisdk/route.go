@@ -45,9 +45,9 @@ type ChatRouteOptions struct {
 	// reload, a lost network) leaves it running, and the chat's active
 	// run can be streamed again from its start by the GET route
 	// ChatRoutes adds. Runs are found by the request's chat id (useChat's
-	// id); a request without one streams as without Resumable, detached
-	// all the same. Resumes and approvals are not detached: they stay
-	// bound to their request. With Resumable a client cannot stop a run by
+	// id): the run of a request without one is detached all the same, but
+	// cannot be reconnected to. Resumes and approvals are not detached:
+	// they stay bound to their request. With Resumable a client cannot stop a run by
 	// disconnecting; stop it with agent.Agent.AbortRun or AbortThread.
 	Resumable bool
 }
