@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"fmt"
 	"iter"
 
 	"github.com/gomastra/mastra/stream"
@@ -12,6 +13,7 @@ import (
 type RunHandle struct {
 	agent *Agent
 	runID string
+	first int64 // where this stream of the run starts in its log
 	done  chan struct{}
 	abort func()
 }
@@ -19,13 +21,13 @@ type RunHandle struct {
 // RunID returns the run's id.
 func (h *RunHandle) RunID() string { return h.runID }
 
-// Chunks reads the run's chunks from its first one, then live, until
-// the run stops (its finish chunk) or ctx ends. Stopping the iteration
+// Chunks reads the run's chunks from the first one this handle's
+// stream yielded, then live, until the run stops or ctx ends. Stopping the iteration
 // detaches this reader only: the run goes on. Each call is a reader of
 // its own; an error (the event log failing, ctx's) ends it.
 func (h *RunHandle) Chunks(ctx context.Context) iter.Seq2[stream.Chunk, error] {
 	return func(yield func(stream.Chunk, error) bool) {
-		for e, err := range h.agent.Observe(ctx, h.runID, 0) {
+		for e, err := range h.agent.Observe(ctx, h.runID, h.first) {
 			if err != nil {
 				yield(stream.Chunk{}, err)
 				return
@@ -68,4 +70,33 @@ func (a *Agent) Start(ctx context.Context, input any, opts ...Option) (*RunHandl
 // run goes on.
 func (a *Agent) Detach(ctx context.Context, run func(ctx context.Context) iter.Seq2[stream.Chunk, error]) (*RunHandle, error) {
 	return a.detach(ctx, run)
+}
+
+// detach runs run's stream on a goroutine of its own, with a context
+// that keeps ctx's values only, once its first chunk has come.
+func (a *Agent) detach(ctx context.Context, run func(ctx context.Context) iter.Seq2[stream.Chunk, error]) (*RunHandle, error) {
+	runCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	next, stop := iter.Pull2(run(runCtx))
+	c, err, ok := next()
+	if !ok || err != nil {
+		stop()
+		cancel()
+		if err == nil {
+			err = fmt.Errorf("agent %s: the run yielded nothing", a.cfg.ID)
+		}
+		return nil, err
+	}
+	h := &RunHandle{agent: a, runID: c.RunID, first: max(a.active.firstOf(c.RunID), 0), done: make(chan struct{})}
+	h.abort = func() { _, _ = a.AbortRun(context.WithoutCancel(ctx), h.runID) }
+	go func() {
+		defer close(h.done)
+		defer cancel()
+		defer stop()
+		for {
+			if _, err, ok := next(); !ok || err != nil {
+				return
+			}
+		}
+	}()
+	return h, nil
 }
