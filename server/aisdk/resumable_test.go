@@ -63,7 +63,7 @@ func sqliteStore(t *testing.T) storage.Store {
 
 // postUntil posts body and reads the SSE answer until a frame of type
 // until, then drops the connection, as a reloading page does.
-func postUntil(t *testing.T, client *http.Client, url, body, until string, header ...string) {
+func postUntil(t *testing.T, client *http.Client, url, body, until string, header ...string) (read string) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -84,13 +84,16 @@ func postUntil(t *testing.T, client *http.Client, url, body, until string, heade
 		b, _ := io.ReadAll(res.Body)
 		t.Fatalf("POST: %d %s", res.StatusCode, b)
 	}
+	var got strings.Builder
 	sc := bufio.NewScanner(res.Body)
 	for sc.Scan() {
+		got.WriteString(sc.Text() + "\n")
 		if strings.Contains(sc.Text(), `"type":"`+until+`"`) {
-			return
+			return got.String()
 		}
 	}
 	t.Fatalf("the stream ended before a %s part: %v", until, sc.Err())
+	return ""
 }
 
 // getStream sends a GET and returns its status, body and frames (as post).
@@ -121,6 +124,50 @@ func getStream(t *testing.T, client *http.Client, url string, header ...string) 
 	return res.StatusCode, string(b), frames
 }
 
+// reconnect opens GET url, reads the replay up to a part of type until
+// while the run still waits, then calls then (which lets the run go on)
+// and reads the rest: it returns the status and the whole body's frames.
+func reconnect(t *testing.T, client *http.Client, url, until string, then func(), header ...string) (int, string, []map[string]any) {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodGet, url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	res, err := client.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var body strings.Builder
+	r := bufio.NewReader(res.Body)
+	for res.StatusCode == http.StatusOK {
+		line, err := r.ReadString('\n')
+		body.WriteString(line)
+		if err != nil {
+			t.Fatalf("the replay ended before a %s part: %v", until, err)
+		}
+		if strings.Contains(line, `"type":"`+until+`"`) {
+			break
+		}
+	}
+	then()
+	rest, err := io.ReadAll(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body.Write(rest)
+	var frames []map[string]any
+	for _, f := range sseFrames(body.String()) {
+		if f != "[DONE]" {
+			frames = append(frames, decodeFrame(t, f))
+		}
+	}
+	return res.StatusCode, body.String(), frames
+}
+
 // TestResumableChatReconnectAfterDisconnect: the client drops the POST
 // while the run's tool waits; the run goes on, and GET
 // <route>/<chatId>/stream streams the whole answer once, from its start:
@@ -135,12 +182,13 @@ func TestResumableChatReconnectAfterDisconnect(t *testing.T) {
 			m, release := gatedApp(t, tc.st(t))
 			ts, client := startServer(t, m, server.Options{Routes: ChatRoutes(m, ChatRouteOptions{Resumable: true})})
 			body := `{"id":"chat-9","trigger":"submit-message","messages":[{"id":"msg-1","role":"user","parts":[{"type":"text","text":"wait for it"}]}],"memory":{"thread":"thread-9","resource":"user-1"}}`
-			postUntil(t, client, ts.URL+"/chat/gated-agent", body, PartToolInputAvailable)
-			close(release)
-
-			status, b, frames := getStream(t, client, ts.URL+"/chat/gated-agent/chat-9/stream")
+			sent := postUntil(t, client, ts.URL+"/chat/gated-agent", body, PartToolInputAvailable)
+			status, b, frames := reconnect(t, client, ts.URL+"/chat/gated-agent/chat-9/stream", PartToolInputAvailable, func() { close(release) })
 			if status != http.StatusOK || !strings.HasSuffix(b, "data: [DONE]\n\n") {
 				t.Fatalf("reconnect: %d %s", status, b)
+			}
+			if !strings.HasPrefix(b, sent) {
+				t.Errorf("the reconnect does not start with the bytes the POST sent:\n%s\nPOST:\n%s", b, sent)
 			}
 			var types []string
 			text := ""
@@ -150,7 +198,8 @@ func TestResumableChatReconnectAfterDisconnect(t *testing.T) {
 					text += f["delta"].(string)
 				}
 			}
-			want := "start start-step tool-input-available tool-output-available finish-step start-step text-start text-delta text-end finish-step finish"
+			want := "start start-step tool-input-start tool-input-delta tool-input-available tool-output-available finish-step " +
+				"start-step text-start text-delta text-delta text-delta text-delta text-delta text-end finish-step finish"
 			if got := strings.Join(types, " "); got != want {
 				t.Errorf("parts:\n got %s\nwant %s", got, want)
 			}
@@ -211,8 +260,7 @@ func TestResumableChatRefusesOtherResources(t *testing.T) {
 	if status != http.StatusForbidden || !strings.Contains(b, "thread belongs to a different resource") {
 		t.Errorf("mallory: %d %s", status, b)
 	}
-	close(release)
-	status, b, frames := getStream(t, client, url, "X-User", "alice")
+	status, b, frames := reconnect(t, client, url, PartToolInputAvailable, func() { close(release) }, "X-User", "alice")
 	if status != http.StatusOK || len(ofType(frames, PartFinish)) != 1 {
 		t.Errorf("alice: %d %s", status, b)
 	}
