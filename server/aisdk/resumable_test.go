@@ -275,3 +275,26 @@ func decodeFrame(t *testing.T, f string) map[string]any {
 	}
 	return m
 }
+
+// TestResumableChatReconnectOnAnotherServer: two servers over one store
+// stand for two replicas: the chat's answer started on the first is
+// found and followed through the second (the chat's active run is kept
+// in the store, and so is the run's event log).
+func TestResumableChatReconnectOnAnotherServer(t *testing.T) {
+	st := sqliteStore(t)
+	first, release := gatedApp(t, st)
+	second, _ := gatedApp(t, st)
+	tsA, client := startServer(t, first, server.Options{Routes: ChatRoutes(first, ChatRouteOptions{Resumable: true})})
+	tsB, _ := startServer(t, second, server.Options{Routes: ChatRoutes(second, ChatRouteOptions{Resumable: true})})
+	body := `{"id":"chat-r","messages":[{"id":"msg-1","role":"user","parts":[{"type":"text","text":"wait"}]}],"memory":{"thread":"thread-r","resource":"user-1"}}`
+	sent := postUntil(t, client, tsA.URL+"/chat/gated-agent", body, PartToolInputAvailable)
+	url := tsB.URL + "/chat/gated-agent/chat-r/stream"
+	status, b, frames := reconnect(t, client, url, PartToolInputAvailable, func() { close(release) })
+	if status != http.StatusOK || !strings.HasPrefix(b, sent) || !strings.HasSuffix(b, "data: [DONE]\n\n") {
+		t.Fatalf("reconnect on the other server: %d %s", status, b)
+	}
+	if f := ofType(frames, PartFinish); len(f) != 1 || f[0]["finishReason"] != "stop" {
+		t.Errorf("finish parts %v", f)
+	}
+	waitNoContent(t, client, url)
+}
