@@ -6,7 +6,12 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -298,3 +303,89 @@ func TestResumableChatReconnectOnAnotherServer(t *testing.T) {
 	}
 	waitNoContent(t, client, url)
 }
+
+// TestResumableWithAISDKClient drives the resumable route with the AI
+// SDK's own client (testdata/resume/resume.mjs): 204 before any message,
+// a send it drops after the tool's input, a reconnect through
+// DefaultChatTransport's own URL that reads the whole answer into one
+// message (its text once), and 204 once the run is over. It needs Node
+// and the `ai` package (6.x): AISDK_NODE_MODULES is a node_modules
+// directory holding it (e.g. a set-up copy of the Mastra anchor's); it
+// skips without. Node opens connections, so run the test inside a
+// loopback-only namespace:
+//
+//	go test -c -o /tmp/aisdk.test ./server/aisdk/
+//	AISDK_NODE_MODULES=/path/node_modules /work/shared/netns.sh -- /tmp/aisdk.test -test.run TestResumableWithAISDKClient
+func TestResumableWithAISDKClient(t *testing.T) {
+	modules := os.Getenv("AISDK_NODE_MODULES")
+	if modules == "" {
+		t.Skip("set AISDK_NODE_MODULES to a node_modules with the ai package")
+	}
+	dir := t.TempDir()
+	if err := os.Symlink(modules, filepath.Join(dir, "node_modules")); err != nil {
+		t.Fatal(err)
+	}
+	script, err := os.ReadFile("testdata/resume/resume.mjs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "resume.mjs"), script, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m, release := gatedApp(t, sqliteStore(t))
+	srv := server.New(m, server.Options{Routes: ChatRoutes(m, ChatRouteOptions{Resumable: true})})
+	var once sync.Once
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet {
+			w = &releaseOnWrite{ResponseWriter: w, release: func() { once.Do(func() { close(release) }) }}
+		}
+		srv.ServeHTTP(w, r)
+	}))
+	defer func() { ts.Close(); _ = srv.Shutdown(context.Background()) }()
+	defer once.Do(func() { close(release) })
+
+	cmd := exec.Command("node", "resume.mjs", ts.URL)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("node: %v\n%s", err, out)
+	}
+	var got struct {
+		Before, AfterEnd bool
+		Sent             []string
+		Message          UIMessage
+	}
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatalf("node said %s: %v", out, err)
+	}
+	text := ""
+	for _, p := range got.Message.Parts {
+		if p.Type == "text" {
+			text += p.Text
+		}
+	}
+	if !got.Before || !got.AfterEnd || text != gatedAnswer || got.Message.Role != "assistant" {
+		t.Errorf("the AI SDK client saw %s", out)
+	}
+}
+
+// releaseOnWrite calls release once a GET's answer begins (the
+// reconnect has found the run): the run may then go on.
+type releaseOnWrite struct {
+	http.ResponseWriter
+	release func()
+}
+
+func (w *releaseOnWrite) Write(b []byte) (int, error) {
+	n, err := w.ResponseWriter.Write(b)
+	w.release()
+	return n, err
+}
+
+func (w *releaseOnWrite) Flush() {
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+func (w *releaseOnWrite) Unwrap() http.ResponseWriter { return w.ResponseWriter }
