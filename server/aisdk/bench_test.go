@@ -97,3 +97,27 @@ func BenchmarkChatRoute(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkChatRouteResumable is BenchmarkChatRoute on a resumable
+// route: the run detached from the request, recorded as the chat's
+// active stream (the agent's SQLite thread state) while it runs, and
+// read back from its event log.
+func BenchmarkChatRouteResumable(b *testing.B) {
+	m := newTestApp(b)
+	ts, client := startServer(b, m, server.Options{Routes: ChatRoutes(m, ChatRouteOptions{Resumable: true})})
+	body := userChat("What is the weather in Paris?", "")
+	b.ReportAllocs()
+	for b.Loop() {
+		res, err := client.Post(ts.URL+"/chat/weather-agent", "application/json", strings.NewReader(body))
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := io.Copy(io.Discard, res.Body); err != nil {
+			b.Fatal(err)
+		}
+		_ = res.Body.Close()
+		if res.StatusCode != http.StatusOK {
+			b.Fatal(res.Status)
+		}
+	}
+}

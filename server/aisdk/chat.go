@@ -7,6 +7,7 @@ import (
 	"net/http"
 
 	"github.com/gomastra/mastra/agent"
+	"github.com/gomastra/mastra/model"
 	"github.com/gomastra/mastra/stream"
 	"github.com/gomastra/mastra/tools"
 )
@@ -56,6 +57,20 @@ var errResumeWithoutRun = &RequestError{Status: http.StatusBadRequest, Message: 
 // (an *agent.RunError: no such run, a call that is not waiting). The run
 // is cancelled when ctx is, or when the caller stops iterating.
 func StreamChat(ctx context.Context, a *agent.Agent, req *ChatRequest, opts ChatOptions) iter.Seq2[Part, error] {
+	return streamChat(ctx, a, req, opts, boundRun)
+}
+
+// newRunFunc starts a chat's new run on input with opts and returns its
+// chunks; chat tells which thread, resource and message the run answers.
+type newRunFunc func(ctx context.Context, a *agent.Agent, input []model.Message, opts []agent.Option, chat activeStream) iter.Seq2[stream.Chunk, error]
+
+// boundRun is the agent's stream, bound to ctx and to its reader.
+func boundRun(ctx context.Context, a *agent.Agent, input []model.Message, opts []agent.Option, _ activeStream) iter.Seq2[stream.Chunk, error] {
+	return a.Stream(ctx, input, opts...)
+}
+
+// streamChat is StreamChat with the way new runs start: run.
+func streamChat(ctx context.Context, a *agent.Agent, req *ChatRequest, opts ChatOptions, run newRunFunc) iter.Seq2[Part, error] {
 	return func(yield func(Part, error) bool) {
 		if req == nil || a == nil {
 			yield(Part{}, &RequestError{Status: http.StatusBadRequest, Message: "a chat needs an agent and a request"})
@@ -76,7 +91,7 @@ func StreamChat(ctx context.Context, a *agent.Agent, req *ChatRequest, opts Chat
 				msgs = msgs[:last]
 			}
 		}
-		runOpts, err := runOptions(ctx, a, req, opts)
+		runOpts, mem, err := runOptions(ctx, a, req, opts)
 		if err != nil {
 			yield(Part{}, err)
 			return
@@ -109,7 +124,8 @@ func StreamChat(ctx context.Context, a *agent.Agent, req *ChatRequest, opts Chat
 				yield(Part{}, err)
 				return
 			}
-			parts = ToUIStream(a.Stream(ctx, input, runOpts...), sopts)
+			mem.MessageID = sopts.LastMessageID
+			parts = ToUIStream(run(ctx, a, input, runOpts, mem), sopts)
 		}
 		for p, err := range parts {
 			if !yield(p, err) || err != nil {
@@ -122,8 +138,8 @@ func StreamChat(ctx context.Context, a *agent.Agent, req *ChatRequest, opts Chat
 // runOptions are a new run's options: the defaults, then the request's
 // run id, step limit, request context and memory (with the caller's
 // resource in place of the request's, and the thread checked to be the
-// caller's).
-func runOptions(ctx context.Context, a *agent.Agent, req *ChatRequest, opts ChatOptions) ([]agent.Option, error) {
+// caller's), and the thread and resource the run is for.
+func runOptions(ctx context.Context, a *agent.Agent, req *ChatRequest, opts ChatOptions) ([]agent.Option, activeStream, error) {
 	out := append([]agent.Option(nil), opts.AgentOptions...)
 	out = append(out, agent.WithRequestContext(requestContext(req.RequestContext, opts.Resource)))
 	if req.RunID != "" && len(req.ResumeData) == 0 {
@@ -132,6 +148,7 @@ func runOptions(ctx context.Context, a *agent.Agent, req *ChatRequest, opts Chat
 	if req.MaxSteps > 0 {
 		out = append(out, agent.WithMaxSteps(req.MaxSteps))
 	}
+	var mem activeStream
 	if len(req.ResumeData) == 0 {
 		var thread, resource string
 		if req.Memory != nil {
@@ -141,15 +158,16 @@ func runOptions(ctx context.Context, a *agent.Agent, req *ChatRequest, opts Chat
 			resource = opts.Resource
 			if thread != "" {
 				if err := checkThreadOwner(ctx, a, thread, resource); err != nil {
-					return nil, err
+					return nil, mem, err
 				}
 			}
 		}
 		if thread != "" || resource != "" {
 			out = append(out, agent.WithMemory(thread, resource))
 		}
+		mem = activeStream{ThreadID: thread, ResourceID: resource}
 	}
-	return out, nil
+	return out, mem, nil
 }
 
 // resumeOptions are a resume's options: the defaults, the step limit,

@@ -14,6 +14,10 @@
 //
 //	useChat({ transport: new DefaultChatTransport({ api: 'http://localhost:4111/chat/weather-agent' }) })
 //
+// With ChatRouteOptions.Resumable, mounted with ChatRoutes, an answer
+// outlives its request and useChat({resume: true}) reconnects to it after
+// a reload, through GET /chat/{agentId}/{chatId}/stream.
+//
 // The pieces it is made of work without HTTP too:
 //
 //   - ParseChatRequest reads the body useChat's transport posts ({id,

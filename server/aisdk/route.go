@@ -39,6 +39,17 @@ type ChatRouteOptions struct {
 	Heartbeat time.Duration
 	// Logger logs failed requests and streams (default: the registry's).
 	Logger *slog.Logger
+	// Resumable (Mastra's resumable) makes the chat's new runs outlive
+	// their request: a run is started detached from the client's
+	// connection (agent.Agent.Start), so a client that goes away (a
+	// reload, a lost network) leaves it running, and the chat's active
+	// run can be streamed again from its start by the GET route
+	// ChatRoutes adds. Runs are found by the request's chat id (useChat's
+	// id): the run of a request without one is detached all the same, but
+	// cannot be reconnected to. Resumes and approvals are not detached:
+	// they stay bound to their request. With Resumable a client cannot stop a run by
+	// disconnecting; stop it with agent.Agent.AbortRun or AbortThread.
+	Resumable bool
 }
 
 // ChatRoute returns the POST route a Vercel AI SDK useChat front end
@@ -58,7 +69,8 @@ type ChatRouteOptions struct {
 // elsewhere. (Mastra answers all of these 500 "Internal Server Error".) A
 // failure after the stream began is sent as an error part ("An error
 // occurred.", or Chat.Stream.OnError's text) before [DONE]. A client that
-// goes away cancels the run.
+// goes away cancels the run, unless the route is Resumable (see
+// ChatRoutes for the route that reconnects to it).
 //
 // The body limit and authentication are the server's; the caller's
 // resource (server.AuthResource) replaces any the request names. A
@@ -90,11 +102,7 @@ func NewChatRoute(m *mastra.Mastra, opts ChatRouteOptions) (server.Route, error)
 	if m == nil {
 		return rt, errors.New("aisdk: the chat route needs a registry")
 	}
-	log := opts.Logger
-	if log == nil {
-		log = m.Logger()
-	}
-	rt.Handler = &chatHandler{m: m, opts: opts, log: log}
+	rt.Handler = &chatHandler{m: m, opts: opts, log: chatLogger(m, opts), streams: newActiveStreams()}
 	return rt, nil
 }
 
@@ -112,9 +120,12 @@ type chatHandler struct {
 	m    *mastra.Mastra
 	opts ChatRouteOptions
 	log  *slog.Logger
+	// streams are the chats' active runs (Resumable).
+	streams *activeStreams
 }
 
-func (h *chatHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+// agentOf finds the request's agent, or answers 404.
+func (h *chatHandler) agentOf(w http.ResponseWriter, r *http.Request) (*agent.Agent, bool) {
 	id := h.opts.Agent
 	if id == "" {
 		id = r.PathValue("agentId")
@@ -122,6 +133,14 @@ func (h *chatHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	a := findAgent(h.m, id)
 	if a == nil {
 		writeJSONError(w, &RequestError{Status: http.StatusNotFound, Message: "Agent with id " + id + " not found"})
+		return nil, false
+	}
+	return a, true
+}
+
+func (h *chatHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	a, ok := h.agentOf(w, r)
+	if !ok {
 		return
 	}
 	body, err := io.ReadAll(r.Body)
@@ -145,8 +164,12 @@ func (h *chatHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	chat := h.opts.Chat
 	chat.Resource = server.AuthResource(r)
+	run := boundRun
+	if h.opts.Resumable {
+		run = h.detachedRun(req.ID)
+	}
 	writeUIStream(w, r, h.log, h.opts.Heartbeat, chat.Stream.OnError, func(ctx context.Context) iter.Seq2[Part, error] {
-		return StreamChat(ctx, a, req, chat)
+		return streamChat(ctx, a, req, chat, run)
 	})
 }
 

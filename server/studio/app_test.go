@@ -247,6 +247,8 @@ func assistantModel() *mock.Model {
 		switch {
 		case turnResult(req, last) != nil:
 			return mock.Step{Text: describeResult(turnResult(req, last))}
+		case strings.Contains(prompt, "patiently"):
+			return mock.Step{Text: patientAnswer}
 		case strings.Contains(prompt, "slowly"):
 			return mock.Step{Text: "Checking the weather slowly.", ToolCalls: []mock.ToolCall{{ID: id, Name: "weather", Args: `{"city":"Paris"}`, ChunkSize: 11}}}
 		case strings.Contains(prompt, "weather"):
@@ -265,8 +267,12 @@ func assistantModel() *mock.Model {
 	})
 }
 
-// gatedModel is the assistant model with a hand brake: on a "slowly"
-// prompt it waits for the test (a value on gate) after the first text
+// patientAnswer is the answer to a "patiently" prompt, which the gated
+// model stops in after its first word.
+const patientAnswer = "One, two, three, four, five: counted patiently."
+
+// gatedModel is the assistant model with a hand brake: on a "slowly" or
+// "patiently" prompt it waits for the test (a value on gate) after the first text
 // delta and after the first tool-input delta, so the test sees the page
 // in the middle of a stream, with a partial text and partial arguments.
 type gatedModel struct {
@@ -277,7 +283,7 @@ type gatedModel struct {
 func (g *gatedModel) Stream(ctx context.Context, req *model.Request) iter.Seq2[model.StreamPart, error] {
 	inner := g.Model.Stream(ctx, req)
 	prompt, last, _ := lastUserText(req)
-	if !strings.Contains(prompt, "slowly") || turnResult(req, last) != nil {
+	if !(strings.Contains(prompt, "slowly") || strings.Contains(prompt, "patiently")) || turnResult(req, last) != nil {
 		return inner
 	}
 	return func(yield func(model.StreamPart, error) bool) {

@@ -3,12 +3,14 @@
 // as it comes, and the continuations a waiting run needs
 // (approve-tool-call, decline-tool-call, resume-stream). Calls left
 // waiting in the thread by an earlier visit are listed when the chat
-// opens (GET /agents/:id/suspended-runs).
+// opens (GET /agents/:id/suspended-runs), and an answer a reload cut off
+// is followed again (POST /agents/:id/observe, from its first event).
 
 import {h, uuid, uid} from '../dom.js';
 import * as api from '../api.js';
 import {AssistantTurn} from './turn.js';
 import {ToolCard} from './toolcard.js';
+import {activeRun, eventChunk, forgetRun, rememberRun} from '../activerun.js';
 
 const threadKey = (agentId) => `gomastra.studio.thread.${agentId}`;
 
@@ -48,6 +50,7 @@ export class ChatView {
     this.cards = new Map();
     this.busy = false;
     this.controller = null;
+    this.stopping = false;
     this.checkedPending = false;
     this.build();
   }
@@ -109,7 +112,7 @@ export class ChatView {
   attached() {
     if (!this.checkedPending) {
       this.checkedPending = true;
-      this.loadPending();
+      this.reconnect().then(() => this.loadPending());
     }
     this.follow(true);
   }
@@ -191,8 +194,19 @@ export class ChatView {
     }
   }
 
+  // stop ends the answer streaming now: the page stops reading it, and
+  // the run, which would go on without a reader, is aborted.
   stop() {
-    if (this.controller) this.controller.abort();
+    if (!this.controller) return;
+    this.stopping = true;
+    this.controller.abort();
+    const run = activeRun(this.item.id);
+    if (!run) return;
+    forgetRun(this.item.id, run.runId);
+    if (this.memory && run.threadId) {
+      api.post(api.apiPath('agents', this.item.id, 'threads', 'abort'),
+        {threadId: run.threadId, resourceId: this.resourceId, expectedRunId: run.runId}).catch(() => {});
+    }
   }
 
   newConversation() {
@@ -214,8 +228,30 @@ export class ChatView {
     const body = {messages: this.memory ? [message] : [...this.history, message]};
     if (this.memory) body.memory = {thread: this.threadId, resource: this.resourceId};
     this.history.push(message);
+    body.runId = uuid();
+    rememberRun(this.item.id, {runId: body.runId, threadId: this.memory ? this.threadId : '', text});
     await this.run('stream', body);
     this.input.focus();
+  }
+
+  // reconnect follows the answer a reload cut off, when the page had
+  // one streaming in this thread: the user's message again, then the
+  // run's events from the first (the run went on meanwhile), live until
+  // it ends. A run the server no longer knows is forgotten.
+  async reconnect() {
+    const run = activeRun(this.item.id);
+    if (!run || this.busy || (this.memory && run.threadId !== this.threadId)) return;
+    if (run.text) this.addMessage(h('article', {class: 'msg user', 'aria-label': 'You'}, h('div', {class: 'msg-role'}, 'You'), h('div', {class: 'msg-text'}, run.text)));
+    const events = (async function* observe(view, signal) {
+      for await (const event of await api.stream(api.apiPath('agents', view.item.id, 'observe'), {runId: run.runId, offset: 0}, {signal})) {
+        const chunk = eventChunk(event);
+        if (chunk) yield chunk;
+      }
+    })(this, (this.controller = new AbortController()).signal);
+    const refused = await this.showStream(events, new AssistantTurn(this), run.runId, true);
+    if (!refused) return;
+    if (run.text) this.log.lastElementChild?.remove(); // the user message of a run that is gone
+    if (!this.log.childElementCount) this.log.append(h('p', {class: 'chat-empty muted'}, 'Send a message to start.'));
   }
 
   // resume continues a waiting run (path: approve-tool-call,
@@ -229,13 +265,25 @@ export class ChatView {
   // run streams POST /agents/:id/<path> into a new assistant message.
   // It returns '' when the stream started, else the error.
   async run(path, body) {
+    const controller = (this.controller = new AbortController());
+    const chunks = (async function* post(view) {
+      yield* await api.stream(api.apiPath('agents', view.item.id, path), body, {signal: controller.signal});
+    })(this);
+    return this.showStream(chunks, new AssistantTurn(this), path === 'stream' ? body.runId : '', path !== 'stream');
+  }
+
+  // showStream shows chunks (this.controller stops them) in turn, a new
+  // assistant message, and forgets the active run runId once its answer
+  // is over (not when the page is going away). It returns '' when the
+  // stream started, else the error; a refused continuation (dropTurn)
+  // leaves no message, the card that asked shows the error.
+  async showStream(chunks, turn, runId, dropTurn) {
     this.setBusy(true);
-    this.controller = new AbortController();
-    const turn = new AssistantTurn(this);
+    this.stopping = false;
     this.addMessage(turn.element);
     let refused = '';
+    let over = true;
     try {
-      const chunks = await api.stream(api.apiPath('agents', this.item.id, path), body, {signal: this.controller.signal});
       for await (const chunk of chunks) {
         turn.handle(chunk);
         this.follow(false);
@@ -243,15 +291,17 @@ export class ChatView {
       turn.end('');
     } catch (e) {
       if (e && e.name === 'AbortError') {
+        over = this.stopping;
         turn.note('Stopped.');
         turn.end('');
       } else {
         const msg = e && e.message ? e.message : String(e);
         if (e instanceof api.APIError) refused = msg;
-        if (refused && path !== 'stream') turn.element.remove(); // the card that asked shows it
+        if (refused && dropTurn) turn.element.remove();
         else turn.end(msg);
       }
     } finally {
+      if (runId && over) forgetRun(this.item.id, runId);
       this.controller = null;
       this.setBusy(false);
       const said = turn.text();

@@ -1,0 +1,55 @@
+package studio
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/gomastra/mastra/server"
+)
+
+// TestBrowserReconnectAfterReload: the page is reloaded while an answer
+// streams (the model waits on the test's gate after its first word).
+// The run goes on without its reader; the reloaded page finds it, shows
+// the message that started it and follows the answer from its first
+// event, and the answer completes on screen once, not twice. Once over,
+// the run is forgotten: a further reload shows nothing to follow.
+func TestBrowserReconnectAfterReload(t *testing.T) {
+	app := newTestApp(t, server.Options{Studio: Handler(Options{})})
+	p := newPage(t, app.ts.URL)
+	p.open("/agents/assistant")
+	p.say("Count patiently")
+	p.waitText(".msg.assistant .msg-text", "One, ")
+	if got := p.text(".msg.assistant .msg-text"); strings.Contains(got, "five") {
+		t.Fatalf("the answer was complete before the model went on: %q", got)
+	}
+	runID := evalJS[string](p, `JSON.parse(localStorage.getItem('gomastra.studio.activeRun.assistant') || '{}').runId || ''`)
+	if runID == "" {
+		t.Fatal("the page did not record the run it started")
+	}
+
+	p.open("/agents/assistant")
+	p.waitText(".msg.user .msg-text", "Count patiently")
+	p.waitText(".msg.assistant .msg-text", "One, ")
+	if busy := evalJS[string](p, `document.querySelector('.view.chat').dataset.busy`); busy != "true" {
+		t.Errorf("the reconnected answer is not shown as streaming (busy=%s)", busy)
+	}
+	p.release(app)
+	p.waitText(".msg.assistant .msg-text", patientAnswer)
+	p.waitIdle()
+	if got := p.text(".msg.assistant .msg-text"); got != patientAnswer {
+		t.Errorf("answer shown = %q, want it once: %q", got, patientAnswer)
+	}
+	if n := evalJS[int](p, `document.querySelectorAll('.msg.assistant').length`); n != 1 {
+		t.Errorf("%d assistant messages, want 1", n)
+	}
+	if got := p.text(".msg.assistant .msg-footer"); !strings.Contains(got, "finished") {
+		t.Errorf("footer = %q, want the run's finish", got)
+	}
+	if left := evalJS[string](p, `localStorage.getItem('gomastra.studio.activeRun.assistant') || ''`); left != "" {
+		t.Errorf("the ended run is still recorded: %s", left)
+	}
+
+	p.open("/agents/assistant")
+	p.waitText(".chat-log", "Send a message to start.")
+	p.checkConsole()
+}
