@@ -9,8 +9,8 @@ import (
 )
 
 // PickClaims chooses which of the pending tasks (oldest first) a claim
-// takes, given the tasks running now: those that are due at now, within
-// the claim's IDs, while the global and per-agent limits leave a slot,
+// takes, given the tasks running now: those of the claim's IDs, due or
+// not, or without IDs those due at now, while the global and per-agent limits leave a slot,
 // at most c.Max. Stores call it inside the transaction that claims them.
 func PickClaims(c Claim, running, pending []Task, now time.Time) []Task {
 	total := len(running)
@@ -23,7 +23,7 @@ func PickClaims(c Claim, running, pending []Task, now time.Time) []Task {
 		if c.Max > 0 && len(picked) >= c.Max || c.Global > 0 && total >= c.Global {
 			break
 		}
-		if t.Status != Pending || t.NotBefore.After(now) || len(c.IDs) > 0 && !slices.Contains(c.IDs, t.ID) {
+		if t.Status != Pending || !claimable(c, t, now) {
 			continue
 		}
 		if limit := c.AgentLimit(t.AgentID); limit > 0 && perAgent[t.AgentID] >= limit {
@@ -34,6 +34,15 @@ func PickClaims(c Claim, running, pending []Task, now time.Time) []Task {
 		perAgent[t.AgentID]++
 	}
 	return picked
+}
+
+// claimable reports whether the claim may take the pending task t: one
+// of its IDs (due or not), or, without IDs, a task due at now.
+func claimable(c Claim, t Task, now time.Time) bool {
+	if len(c.IDs) > 0 {
+		return slices.Contains(c.IDs, t.ID)
+	}
+	return !t.NotBefore.After(now)
 }
 
 // Claimed is t as a claim makes it: Running for c.Owner until

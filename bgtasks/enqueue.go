@@ -33,6 +33,11 @@ func (m *Manager) Enqueue(ctx context.Context, p TaskPayload, hooks *Hooks) (Enq
 		m.hooks[task.ID] = hooks
 		m.mu.Unlock()
 	}
+	if m.cfg.Backpressure != Queue {
+		// Held from dispatchers until enqueueNow's own claim decides;
+		// should this process die first, it runs after the hold.
+		task.NotBefore = time.Now().Add(m.cfg.Lease)
+	}
 	if err := m.store.CreateTask(ctx, task); err != nil {
 		m.dropHooks(task.ID)
 		return EnqueueResult{}, fmt.Errorf("bgtasks: enqueue: %w", err)

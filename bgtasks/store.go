@@ -40,7 +40,8 @@ type Store interface {
 	// the store and fewer than the agent's limit are Running for the
 	// task's agent, and at most claim.Max of them (all it may when
 	// Max <= 0). A claimed task gets Owner, LeaseUntil, StartedAt now
-	// and its Version one more. With claim.IDs it claims only those.
+	// and its Version one more. With claim.IDs it claims only those,
+	// due or not.
 	ClaimTasks(ctx context.Context, claim Claim) ([]Task, error)
 	// RenewLeases sets LeaseUntil to until on every Running task owner
 	// holds, and returns their ids: a task owner thinks it runs but

@@ -219,6 +219,10 @@ func testClaimIDs(t *testing.T, s bgtasks.Store) {
 	if got, _ := s.ClaimTasks(ctx, c); ids(got) != "t1" {
 		t.Errorf("claim = %s, want t1 (t2 not due yet)", ids(got))
 	}
+	c.IDs, c.PerAgent = []string{"t2"}, 3
+	if got, _ := s.ClaimTasks(ctx, c); ids(got) != "t2" {
+		t.Errorf("claim of t2 by id = %s, want t2 (due or not)", ids(got))
+	}
 }
 
 // testClaimConcurrent claims from many goroutines at once: each task is
