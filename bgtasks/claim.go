@@ -9,14 +9,16 @@ import (
 )
 
 // PickClaims chooses which of the pending tasks (oldest first) a claim
-// takes, given the tasks running now: those of the claim's IDs, due or
-// not, or without IDs those due at now, while the global and per-agent limits leave a slot,
-// at most c.Max. Stores call it inside the transaction that claims them.
-func PickClaims(c Claim, running, pending []Task, now time.Time) []Task {
-	total := len(running)
+// takes, given how many tasks run now for each agent: those of the
+// claim's IDs, due or not, or without IDs those due at now, while the
+// global and per-agent limits leave a slot, at most c.Max. Stores call
+// it inside the transaction that claims them.
+func PickClaims(c Claim, running map[string]int, pending []Task, now time.Time) []Task {
+	total := 0
 	perAgent := map[string]int{}
-	for _, t := range running {
-		perAgent[t.AgentID]++
+	for agent, n := range running {
+		perAgent[agent] = n
+		total += n
 	}
 	var picked []Task
 	for _, t := range pending {

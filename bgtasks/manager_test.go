@@ -78,7 +78,9 @@ type blocker struct {
 	started chan string
 }
 
-func newBlocker() *blocker { return &blocker{release: make(chan struct{}), started: make(chan string, 100)} }
+func newBlocker() *blocker {
+	return &blocker{release: make(chan struct{}), started: make(chan string, 100)}
+}
 
 func (b *blocker) run(ctx context.Context, call *bgtasks.Call) (any, error) {
 	b.started <- call.Task.ID

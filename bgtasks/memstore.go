@@ -101,7 +101,12 @@ func (s *memoryStore) ClaimTasks(_ context.Context, c Claim) ([]Task, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	now := time.Now().UTC()
-	running := s.selectLocked(Filter{Status: []Status{Running}})
+	running := map[string]int{}
+	for _, t := range s.tasks {
+		if t.Status == Running {
+			running[t.AgentID]++
+		}
+	}
 	pending := s.selectLocked(Filter{Status: []Status{Pending}})
 	Filter{}.Sort(pending)
 	picked := PickClaims(c, running, pending, now)

@@ -312,3 +312,47 @@ func mustJSON(t *testing.T, v any) string {
 	}
 	return string(b)
 }
+
+// RunShared checks two Stores of one database (two processes): tasks
+// created through a are seen through b, and claims from both at once
+// take each task once, within one global limit.
+func RunShared(t *testing.T, a, b bgtasks.Store) {
+	ctx := context.Background()
+	for i := range 30 {
+		create(t, a, task(fmt.Sprintf("t%02d", i), fmt.Sprintf("a%d", i%3), i))
+	}
+	seen := map[string]int{}
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for g, s := range []bgtasks.Store{a, b, a, b} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 5 {
+				got, err := s.ClaimTasks(ctx, bgtasks.Claim{Owner: fmt.Sprintf("m%d", g), LeaseUntil: time.Now().Add(time.Minute), Global: 12, Max: 1})
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				mu.Lock()
+				for _, tk := range got {
+					seen[tk.ID]++
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	if len(seen) != 12 {
+		t.Errorf("claimed %d tasks, want 12 (the global limit)", len(seen))
+	}
+	for id, n := range seen {
+		if n != 1 {
+			t.Errorf("task %s claimed %d times", id, n)
+		}
+	}
+	running, total, err := b.ListTasks(ctx, bgtasks.Filter{Status: []bgtasks.Status{bgtasks.Running}})
+	if err != nil || total != 12 || len(running) != 12 {
+		t.Errorf("running through b: %d, %v", total, err)
+	}
+}
