@@ -117,9 +117,18 @@ func TestKilledProcessTasksFinishOnce(t *testing.T) {
 	}
 	defer m.Shutdown(ctx)
 	after := waitAllTerminal(t, store, env.Tasks)
+	mu.Lock()
+	defer mu.Unlock()
+	checkAfterCrash(t, env.Log, before, after, finished)
+}
 
+// checkAfterCrash checks each task's end after the crash against its
+// state at the kill (before), the new Manager's executions in the log,
+// and how many times it finished in the new Manager.
+func checkAfterCrash(t *testing.T, log string, before map[string]bgtasks.Task, after []bgtasks.Task, finished map[string]int) {
+	t.Helper()
 	runs := map[string]int{}
-	for _, w := range crashtest.LogLines(t, env.Log) {
+	for _, w := range crashtest.LogLines(t, log) {
 		if id, ok := strings.CutPrefix(w, "parent-start:"); ok {
 			runs[id]++
 		}

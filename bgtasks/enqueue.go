@@ -104,7 +104,7 @@ func (m *Manager) Cancel(ctx context.Context, id string) error {
 	for {
 		t, err := m.store.GetTask(ctx, id)
 		if errors.Is(err, storage.ErrNotFound) {
-			return fmt.Errorf("Task not found: %s: %w", id, storage.ErrNotFound)
+			return fmt.Errorf("%w: %w", mastraText("Task not found: "+id), storage.ErrNotFound)
 		}
 		if err != nil {
 			return fmt.Errorf("bgtasks: cancel: %w", err)
@@ -139,13 +139,13 @@ func (m *Manager) Resume(ctx context.Context, id string, data any) error {
 	for {
 		t, err := m.store.GetTask(ctx, id)
 		if errors.Is(err, storage.ErrNotFound) {
-			return fmt.Errorf("Task not found: %s: %w", id, storage.ErrNotFound)
+			return fmt.Errorf("%w: %w", mastraText("Task not found: "+id), storage.ErrNotFound)
 		}
 		if err != nil {
 			return fmt.Errorf("bgtasks: resume: %w", err)
 		}
 		if t.Status != Suspended {
-			return fmt.Errorf("Cannot resume task in status '%s'", t.Status)
+			return mastraText(fmt.Sprintf("Cannot resume task in status '%s'", t.Status))
 		}
 		t.Status, t.ResumeData, t.SuspendPayload = Pending, raw, nil
 		if _, err = m.store.UpdateTask(ctx, t); errors.Is(err, storage.ErrConflict) {

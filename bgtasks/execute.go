@@ -34,7 +34,7 @@ func (m *Manager) execute(ctx context.Context, t Task) {
 	ex := m.executorOf(ctx, t)
 	if ex == nil {
 		m.leave(ctx, t.ID)
-		m.finish(t, outcome{err: errors.New("No executor registered for this task"), final: true})
+		m.finish(t, outcome{err: mastraText("No executor registered for this task"), final: true})
 		return
 	}
 	call := &Call{Task: t.Clone(), Args: t.Args, ResumeData: t.ResumeData, progress: m.progressOf(t)}

@@ -9,7 +9,13 @@ import (
 
 // ErrConcurrencyLimit is the error (wrapped) of an Enqueue the Reject
 // backpressure refused.
-var ErrConcurrencyLimit = errors.New("Concurrency limit reached")
+var ErrConcurrencyLimit error = mastraText("Concurrency limit reached")
+
+// mastraText is an error whose text is Mastra's, word for word (a
+// sentence, capitalized as Mastra writes it).
+type mastraText string
+
+func (e mastraText) Error() string { return string(e) }
 
 // ErrShuttingDown is the error of an Enqueue after Shutdown began.
 var ErrShuttingDown = errors.New("BackgroundTaskManager is shutting down, cannot enqueue new tasks")
