@@ -167,6 +167,9 @@ func (m *Manager) GetTask(ctx context.Context, id string) (Task, error) {
 // ListTasks returns the tasks filter selects, and how many in all.
 func (m *Manager) ListTasks(ctx context.Context, filter Filter) (TaskList, error) {
 	tasks, total, err := m.store.ListTasks(ctx, filter)
+	if tasks == nil {
+		tasks = []Task{}
+	}
 	return TaskList{Tasks: tasks, Total: total}, err
 }
 

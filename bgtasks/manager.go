@@ -45,10 +45,11 @@ type EnqueueResult struct {
 	FallbackToSync bool
 }
 
-// TaskList is a page of tasks and how many the filter selects in all.
+// TaskList is a page of tasks and how many the filter selects in all;
+// its JSON is Mastra's {"tasks": [...], "total": n}.
 type TaskList struct {
-	Tasks []Task
-	Total int
+	Tasks []Task `json:"tasks"`
+	Total int    `json:"total"`
 }
 
 // StreamFilter selects the tasks whose events Stream yields: those of

@@ -161,3 +161,14 @@ func TestTaskJSON(t *testing.T) {
 		t.Errorf("round trip = %+v, %v", back, err)
 	}
 }
+
+func TestTaskListJSON(t *testing.T) {
+	m := start(t, bgtasks.Config{})
+	list, err := m.ListTasks(context.Background(), bgtasks.Filter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := json.Marshal(list); string(b) != `{"tasks":[],"total":0}` {
+		t.Errorf("empty list JSON = %s", b)
+	}
+}
