@@ -46,8 +46,8 @@ type Config struct {
 
 	// Resolve finds a task's executor when Enqueue was given none, or
 	// after a restart, when a Manager takes up a task another process
-	// left (see Resolver). Without it such a task fails with
-	// "No executor registered for this task".
+	// left (see Resolver). Without it such a task fails ("No executor
+	// registered for tool …").
 	Resolve Resolver
 
 	// ProgressThrottle drops a task's progress output that comes sooner

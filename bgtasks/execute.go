@@ -34,7 +34,7 @@ func (m *Manager) execute(ctx context.Context, t Task) {
 	ex := m.executorOf(ctx, t)
 	if ex == nil {
 		m.leave(ctx, t.ID)
-		m.finish(t, outcome{err: mastraText("No executor registered for this task"), final: true})
+		m.finish(t, outcome{err: noExecutor(t.ToolName), final: true})
 		return
 	}
 	call := &Call{Task: t.Clone(), Args: t.Args, ResumeData: t.ResumeData, progress: m.progressOf(t)}
@@ -59,6 +59,14 @@ func (m *Manager) leave(ctx context.Context, id string) error {
 		return nil
 	}
 	return context.Cause(ctx)
+}
+
+// noExecutor is the error of a task no executor was found for, in
+// Mastra's words.
+func noExecutor(toolName string) error {
+	return mastraText(fmt.Sprintf("No executor registered for tool %q. "+
+		"Register the tool on Mastra (so workers can resolve it cross-process) "+
+		"or run the task in the same process as the producer.", toolName))
 }
 
 // runExecutor calls the executor, turning a panic into an error.

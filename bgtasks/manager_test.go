@@ -123,7 +123,7 @@ func TestFailedToolAndNoExecutor(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := wait(t, m, res.Task.ID); got.Status != bgtasks.Failed || got.Error.Message != "No executor registered for this task" {
+	if got := wait(t, m, res.Task.ID); got.Status != bgtasks.Failed || got.Error.Message != `No executor registered for tool "tool". Register the tool on Mastra (so workers can resolve it cross-process) or run the task in the same process as the producer.` {
 		t.Errorf("task without executor = %+v", got)
 	}
 }
