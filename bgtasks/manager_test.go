@@ -402,3 +402,28 @@ func TestShutdownReleasesTasks(t *testing.T) {
 		t.Errorf("taken up = %s %s", got.Status, got.Result)
 	}
 }
+
+// TestTimeoutOfAnExecutorIgnoringCtx: a task whose executor does not
+// stop at its deadline is timed out at the deadline all the same; its
+// slot is free and its late result is not recorded.
+func TestTimeoutOfAnExecutorIgnoringCtx(t *testing.T) {
+	m := start(t, bgtasks.Config{GlobalConcurrency: 1})
+	release := make(chan struct{})
+	defer close(release)
+	p := payload("a", "c1")
+	p.Timeout = 20 * time.Millisecond
+	stuck := enqueue(t, m, p, func(context.Context, *bgtasks.Call) (any, error) {
+		<-release
+		return "late", nil
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	got, err := m.WaitForNextTask(ctx, []string{stuck.ID})
+	if err != nil || got.Status != bgtasks.TimedOut || got.Error.Message != "Task timed out after 20ms" {
+		t.Fatalf("stuck task = %s, %v; want timed out at its deadline", got.Status, err)
+	}
+	next := enqueue(t, m, payload("a", "c2"), func(context.Context, *bgtasks.Call) (any, error) { return 1, nil })
+	if got := wait(t, m, next.ID); got.Status != bgtasks.Completed {
+		t.Errorf("the next task: %s", got.Status)
+	}
+}
