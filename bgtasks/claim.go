@@ -11,7 +11,8 @@ import (
 // PickClaims chooses which of the pending tasks (oldest first) a claim
 // takes, given how many tasks run now for each agent: those of the
 // claim's IDs, due or not, or without IDs those due at now, while the
-// global and per-agent limits leave a slot, at most c.Max. Stores call
+// global and per-agent limits leave a slot, that c.Accept accepts, at
+// most c.Max. Stores call
 // it inside the transaction that claims them.
 func PickClaims(c Claim, running map[string]int, pending []Task, now time.Time) []Task {
 	total := 0
@@ -25,7 +26,7 @@ func PickClaims(c Claim, running map[string]int, pending []Task, now time.Time) 
 		if c.Max > 0 && len(picked) >= c.Max || c.Global > 0 && total >= c.Global {
 			break
 		}
-		if t.Status != Pending || !claimable(c, t, now) {
+		if t.Status != Pending || !claimable(c, t, now) || c.Accept != nil && !c.Accept(t) {
 			continue
 		}
 		if limit := c.AgentLimit(t.AgentID); limit > 0 && perAgent[t.AgentID] >= limit {
@@ -62,6 +63,7 @@ func KeepIdentity(old, next Task) Task {
 	next.ID, next.CreatedAt = old.ID, old.CreatedAt
 	next.ToolName, next.ToolCallID, next.Args = old.ToolName, old.ToolCallID, old.Args
 	next.AgentID, next.ThreadID, next.ResourceID, next.RunID = old.AgentID, old.ThreadID, old.ResourceID, old.RunID
+	next.Producer = old.Producer
 	return next
 }
 

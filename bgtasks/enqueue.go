@@ -32,6 +32,9 @@ func (m *Manager) Enqueue(ctx context.Context, p TaskPayload, hooks *Hooks) (Enq
 		m.mu.Lock()
 		m.hooks[task.ID] = hooks
 		m.mu.Unlock()
+		if hooks.Executor != nil {
+			task.Producer = m.cfg.Owner
+		}
 	}
 	if m.cfg.Backpressure != Queue {
 		// Held from dispatchers until enqueueNow's own claim decides;
@@ -44,10 +47,27 @@ func (m *Manager) Enqueue(ctx context.Context, p TaskPayload, hooks *Hooks) (Enq
 	}
 	task.Version = 1
 	if m.cfg.Backpressure == Queue {
-		m.kick()
+		m.claimNow(ctx, task.ID)
 		return EnqueueResult{Task: task}, nil
 	}
 	return m.enqueueNow(ctx, task)
+}
+
+// claimNow starts the new task here at once when a slot is free, as
+// Mastra dispatches it at once; else it waits in the queue. Before
+// Start it only wakes the dispatcher.
+func (m *Manager) claimNow(ctx context.Context, id string) {
+	m.mu.Lock()
+	started := m.started && !m.shutting
+	m.mu.Unlock()
+	if started {
+		if claimed, err := m.store.ClaimTasks(ctx, m.claim([]string{id})); err == nil {
+			for _, t := range claimed {
+				m.startExecution(t)
+			}
+		}
+	}
+	m.kick()
 }
 
 // enqueueNow claims the new task at once, or applies the Reject or

@@ -106,3 +106,39 @@ func TestLapsedLeaseTakenOver(t *testing.T) {
 		t.Errorf("task = %s then %s %s", final.Status, after.Status, after.Result)
 	}
 }
+
+// TestOwnExecutorTasksStayWithTheirProducer: a task enqueued with an
+// executor of its own is left to its Manager by another Manager of the
+// store that cannot resolve one, and taken by one that can.
+func TestOwnExecutorTasksStayWithTheirProducer(t *testing.T) {
+	store := bgtasks.NewMemoryStore()
+	producer := bgtasks.New(bgtasks.Config{Store: store, Owner: "producer", PollInterval: 5 * time.Millisecond})
+	res, err := producer.Enqueue(context.Background(), payload("a", "c1"), &bgtasks.Hooks{
+		Executor: bgtasks.ExecutorFunc(func(context.Context, *bgtasks.Call) (any, error) { return "mine", nil }),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := start(t, bgtasks.Config{Store: store, Owner: "other"})
+	time.Sleep(30 * time.Millisecond) // several polls of the other Manager
+	if got, _ := store.GetTask(context.Background(), res.Task.ID); got.Status != bgtasks.Pending {
+		t.Fatalf("a Manager without an executor took the task: %s", got.Status)
+	}
+	if err := producer.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	defer producer.Shutdown(context.Background())
+	if got := wait(t, other, res.Task.ID); got.Status != bgtasks.Completed || string(got.Result) != `"mine"` {
+		t.Errorf("task = %s %s", got.Status, got.Result)
+	}
+	gone := bgtasks.New(bgtasks.Config{Store: store, Owner: "gone"}) // enqueues, never runs
+	res2, _ := gone.Enqueue(context.Background(), payload("a", "c2"), &bgtasks.Hooks{
+		Executor: bgtasks.ExecutorFunc(func(context.Context, *bgtasks.Call) (any, error) { return "mine", nil }),
+	})
+	resolver := start(t, bgtasks.Config{Store: store, Owner: "resolver", Resolve: func(context.Context, bgtasks.Task) (bgtasks.Executor, bool) {
+		return bgtasks.ExecutorFunc(func(context.Context, *bgtasks.Call) (any, error) { return "resolved", nil }), true
+	}})
+	if got := wait(t, resolver, res2.Task.ID); got.Status != bgtasks.Completed || string(got.Result) != `"resolved"` {
+		t.Errorf("second task = %s %s", got.Status, got.Result)
+	}
+}

@@ -46,3 +46,48 @@ func TestCancelFromAnotherProcess(t *testing.T) {
 		t.Errorf("task = %s %s, %v; want cancelled without a result", got.Status, got.Result, err)
 	}
 }
+
+// TestStreamSeesOtherProcesses: a Manager's Stream yields the changes of
+// tasks another Manager of the same SQLite file runs, each state once.
+func TestStreamSeesOtherProcesses(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "mastra.db")
+	open := func() bgtasks.Store {
+		s, err := sqlite.Open(context.Background(), path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		return s
+	}
+	runner := start(t, bgtasks.Config{Store: open(), Owner: "runner"})
+	watcher := start(t, bgtasks.Config{Store: open(), Owner: "watcher", PollInterval: 20 * time.Millisecond})
+	stop, ready := collect(watcher, bgtasks.StreamFilter{RunID: "run-1"})
+	<-ready
+	time.Sleep(30 * time.Millisecond)
+	tk := enqueue(t, runner, payload("a", "c1"), func(_ context.Context, call *bgtasks.Call) (any, error) {
+		if call.ResumeData == nil {
+			return nil, call.Suspend("wait")
+		}
+		return "resumed", nil
+	})
+	waitStatus(t, runner, tk.ID, bgtasks.Suspended)
+	time.Sleep(60 * time.Millisecond) // the watcher's polls see it suspended
+	if err := watcher.Resume(context.Background(), tk.ID, 1); err != nil {
+		t.Fatal(err)
+	}
+	wait(t, runner, tk.ID)
+	time.Sleep(60 * time.Millisecond)
+	events := stop()
+	got := map[string]int{}
+	for _, e := range events {
+		if e.Task.ID == tk.ID {
+			got[e.Type]++
+		}
+	}
+	if got[bgtasks.TypeSuspended] != 1 || got[bgtasks.TypeCompleted] != 1 {
+		t.Errorf("the watcher's events of the other process's task: %v (%s)", got, types(events))
+	}
+	if last := events[len(events)-1]; last.Type != bgtasks.TypeCompleted || string(last.Task.Result) != `"resumed"` {
+		t.Errorf("last event %s %s", last.Type, last.Task.Result)
+	}
+}

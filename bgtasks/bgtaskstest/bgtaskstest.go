@@ -64,9 +64,12 @@ func get(t *testing.T, s bgtasks.Store, id string) bgtasks.Task {
 func testCreateGet(t *testing.T, s bgtasks.Store) {
 	ctx := context.Background()
 	in := task("t1", "a", 0)
-	in.ThreadID, in.ResourceID = "th", "res"
+	in.ThreadID, in.ResourceID, in.Producer = "th", "res", "m0"
 	create(t, s, in)
 	got := get(t, s, "t1")
+	if got.Producer != "m0" {
+		t.Errorf("Producer = %q, want m0", got.Producer)
+	}
 	if got.Version != 1 {
 		t.Errorf("Version = %d, want 1", got.Version)
 	}
@@ -95,12 +98,12 @@ func testUpdateVersion(t *testing.T, s bgtasks.Store) {
 	next.Error = &bgtasks.TaskError{Message: "m"}
 	next.SuspendPayload, next.ResumeData = json.RawMessage(`1`), json.RawMessage(`"r"`)
 	next.RetryCount, next.NotBefore = 1, base.Add(2*time.Second)
-	next.ToolName = "changed" // identity never changes
+	next.ToolName, next.Producer = "changed", "other" // identity never changes
 	stored, err := s.UpdateTask(ctx, next)
 	if err != nil {
 		t.Fatalf("UpdateTask: %v", err)
 	}
-	if stored.Version != 2 || stored.ToolName != "tool" {
+	if stored.Version != 2 || stored.ToolName != "tool" || stored.Producer != "" {
 		t.Errorf("UpdateTask = version %d tool %q, want 2 and %q", stored.Version, stored.ToolName, "tool")
 	}
 	got := get(t, s, "t1")
@@ -220,6 +223,11 @@ func testClaimIDs(t *testing.T, s bgtasks.Store) {
 		t.Errorf("claim = %s, want t1 (t2 not due yet)", ids(got))
 	}
 	c.IDs, c.PerAgent = []string{"t2"}, 3
+	c.Accept = func(tk bgtasks.Task) bool { return false }
+	if got, _ := s.ClaimTasks(ctx, c); len(got) != 0 {
+		t.Errorf("claim = %s, want none (Accept refuses all)", ids(got))
+	}
+	c.Accept = func(tk bgtasks.Task) bool { return tk.ID == "t2" }
 	if got, _ := s.ClaimTasks(ctx, c); ids(got) != "t2" {
 		t.Errorf("claim of t2 by id = %s, want t2 (due or not)", ids(got))
 	}

@@ -11,7 +11,7 @@ import (
 // the backends scan them.
 const TaskColumns = `id, status, tool_name, tool_call_id, args, agent_id, thread_id, resource_id, run_id,
 	result, error, suspend_payload, resume_data, created_at, started_at, completed_at, suspended_at,
-	retry_count, max_retries, timeout_ms, version, owner, lease_until, not_before`
+	retry_count, max_retries, timeout_ms, version, owner, lease_until, not_before, producer`
 
 // TaskFilter returns the WHERE clause on mastra_background_tasks that
 // selects the tasks f selects, " WHERE ..." (with its leading space) or

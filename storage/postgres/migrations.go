@@ -147,7 +147,8 @@ var migrations = [][]string{
 			version         bigint NOT NULL,
 			owner           text NOT NULL DEFAULT '',
 			lease_until     timestamptz,
-			not_before      timestamptz
+			not_before      timestamptz,
+			producer        text NOT NULL DEFAULT ''
 		)`,
 		`CREATE INDEX mastra_background_tasks_status_idx ON mastra_background_tasks (status, created_at, id)`,
 		`CREATE INDEX mastra_background_tasks_run_idx ON mastra_background_tasks (run_id, created_at)`,

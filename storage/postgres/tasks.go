@@ -23,7 +23,7 @@ const claimLock int64 = 0x676d636c61696d73
 // claimScan bounds the pending tasks one claim looks at, oldest first.
 const claimScan = 1000
 
-const taskValues = `$1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24`
+const taskValues = `$1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25`
 
 // CreateTask inserts the background task, with version 1; an existing
 // id fails with storage.ErrConflict.
@@ -225,7 +225,7 @@ func taskFailure(op, id string, err error) error {
 	return storage.DatabaseFailure(op, err)
 }
 
-// taskArgs are t's values for TaskColumns ($1 to $24).
+// taskArgs are t's values for TaskColumns ($1 to $25).
 func taskArgs(t bgtasks.Task) []any {
 	var errText any
 	if t.Error != nil {
@@ -236,7 +236,7 @@ func taskArgs(t bgtasks.Task) []any {
 		t.ID, string(t.Status), t.ToolName, t.ToolCallID, sqlstore.JSONArg(t.Args), t.AgentID, t.ThreadID, t.ResourceID, t.RunID,
 		sqlstore.JSONArg(t.Result), errText, sqlstore.JSONArg(t.SuspendPayload), sqlstore.JSONArg(t.ResumeData),
 		ts(t.CreatedAt), optTS(t.StartedAt), optTS(t.CompletedAt), optTS(t.SuspendedAt),
-		t.RetryCount, t.MaxRetries, t.Timeout.Milliseconds(), t.Version, t.Owner, optTS(t.LeaseUntil), optTS(t.NotBefore),
+		t.RetryCount, t.MaxRetries, t.Timeout.Milliseconds(), t.Version, t.Owner, optTS(t.LeaseUntil), optTS(t.NotBefore), t.Producer,
 	}
 }
 
@@ -264,7 +264,7 @@ func scanTask(row pgx.Row) (bgtasks.Task, error) {
 	var timeoutMs int64
 	err := row.Scan(&t.ID, &status, &t.ToolName, &t.ToolCallID, &args, &t.AgentID, &t.ThreadID, &t.ResourceID, &t.RunID,
 		&result, &errText, &suspend, &resume, &t.CreatedAt, &started, &completed, &suspended,
-		&t.RetryCount, &t.MaxRetries, &timeoutMs, &t.Version, &t.Owner, &lease, &notBefore)
+		&t.RetryCount, &t.MaxRetries, &timeoutMs, &t.Version, &t.Owner, &lease, &notBefore, &t.Producer)
 	if err != nil {
 		return bgtasks.Task{}, err
 	}

@@ -153,7 +153,8 @@ var migrations = [][]string{
 			version         INTEGER NOT NULL,
 			owner           TEXT NOT NULL DEFAULT '',
 			lease_until     INTEGER,
-			not_before      INTEGER
+			not_before      INTEGER,
+			producer        TEXT NOT NULL DEFAULT ''
 		)`,
 		`CREATE INDEX mastra_background_tasks_status_idx ON mastra_background_tasks (status, created_at, id)`,
 		`CREATE INDEX mastra_background_tasks_run_idx ON mastra_background_tasks (run_id, created_at)`,

@@ -28,7 +28,7 @@ func (s *Store) CreateTask(ctx context.Context, t bgtasks.Task) error {
 	t.Version = 1
 	err := s.write(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `INSERT INTO mastra_background_tasks (`+sqlstore.TaskColumns+`)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 			ON CONFLICT (id) DO NOTHING`, taskArgs(t)...)
 		if err != nil {
 			return err
@@ -83,7 +83,7 @@ func (s *Store) UpdateTask(ctx context.Context, t bgtasks.Task) (bgtasks.Task, e
 // replaceTask writes every field of t over its row.
 func replaceTask(ctx context.Context, tx *sql.Tx, t bgtasks.Task) error {
 	_, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO mastra_background_tasks (`+sqlstore.TaskColumns+`)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, taskArgs(t)...)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, taskArgs(t)...)
 	return err
 }
 
@@ -262,7 +262,7 @@ func taskArgs(t bgtasks.Task) []any {
 		t.ID, string(t.Status), t.ToolName, t.ToolCallID, sqlstore.JSONArg(t.Args), t.AgentID, t.ThreadID, t.ResourceID, t.RunID,
 		sqlstore.JSONArg(t.Result), errText, sqlstore.JSONArg(t.SuspendPayload), sqlstore.JSONArg(t.ResumeData),
 		toMicros(t.CreatedAt), optMicros(t.StartedAt), optMicros(t.CompletedAt), optMicros(t.SuspendedAt),
-		t.RetryCount, t.MaxRetries, t.Timeout.Milliseconds(), t.Version, t.Owner, optMicros(t.LeaseUntil), optMicros(t.NotBefore),
+		t.RetryCount, t.MaxRetries, t.Timeout.Milliseconds(), t.Version, t.Owner, optMicros(t.LeaseUntil), optMicros(t.NotBefore), t.Producer,
 	}
 }
 
@@ -291,7 +291,7 @@ func scanTask(sc scanner) (bgtasks.Task, error) {
 	var timeoutMs int64
 	err := sc.Scan(&t.ID, &status, &t.ToolName, &t.ToolCallID, &args, &t.AgentID, &t.ThreadID, &t.ResourceID, &t.RunID,
 		&result, &errText, &suspend, &resume, &created, &started, &completed, &suspended,
-		&t.RetryCount, &t.MaxRetries, &timeoutMs, &t.Version, &t.Owner, &lease, &notBefore)
+		&t.RetryCount, &t.MaxRetries, &timeoutMs, &t.Version, &t.Owner, &lease, &notBefore, &t.Producer)
 	if err != nil {
 		return t, err
 	}
