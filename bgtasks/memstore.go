@@ -134,7 +134,7 @@ func (s *memoryStore) ClaimTasks(_ context.Context, c Claim) ([]Task, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	now := time.Now().UTC()
-	picked := PickClaims(c, s.running, s.pendingOldestFirst(), now)
+	picked := PickClaims(c, s.running, s.pendingOldestFirst(c.IDs), now)
 	for i, t := range picked {
 		t = Claimed(t, c, now)
 		s.put(t)
@@ -143,16 +143,25 @@ func (s *memoryStore) ClaimTasks(_ context.Context, c Claim) ([]Task, error) {
 	return picked, nil
 }
 
-// pendingOldestFirst returns the pending tasks, oldest first (ties by
-// id). It sorts their keys, not the tasks, which are large.
-func (s *memoryStore) pendingOldestFirst() []Task {
+// pendingOldestFirst returns the pending tasks, those of ids when not
+// empty, oldest first (ties by id). It sorts their keys, not the tasks,
+// which are large.
+func (s *memoryStore) pendingOldestFirst(ids []string) []Task {
 	type key struct {
 		created time.Time
 		id      string
 	}
-	keys := make([]key, 0, len(s.pending))
-	for id := range s.pending {
-		keys = append(keys, key{s.tasks[id].CreatedAt, id})
+	var keys []key
+	if len(ids) > 0 {
+		for _, id := range ids {
+			if _, ok := s.pending[id]; ok {
+				keys = append(keys, key{s.tasks[id].CreatedAt, id})
+			}
+		}
+	} else {
+		for id := range s.pending {
+			keys = append(keys, key{s.tasks[id].CreatedAt, id})
+		}
 	}
 	slices.SortFunc(keys, func(a, b key) int { return cmp.Or(a.created.Compare(b.created), cmp.Compare(a.id, b.id)) })
 	pending := make([]Task, len(keys))
