@@ -214,7 +214,7 @@ func newPayload(typ string) any {
 	case TypeStepFinish, TypeFinish:
 		return &FinishPayload{}
 	}
-	return nil
+	return newBackgroundPayload(typ)
 }
 
 // derefPayload turns the decoded pointer into the value type callers
@@ -254,5 +254,5 @@ func derefPayload(p any) any {
 	case *ErrorPayload:
 		return *t
 	}
-	return p
+	return derefBackgroundPayload(p)
 }
