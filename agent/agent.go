@@ -47,6 +47,7 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"time"
 
 	"go.opentelemetry.io/otel/trace"
 
@@ -108,6 +109,17 @@ type Config struct {
 	// Engine carries out the runs' effects: model calls, tool calls,
 	// saves (default: LocalEngine, in this process).
 	Engine Engine
+	// Events keeps each run's event log: every run appends every chunk
+	// it yields, in order, and ends the log when it ends (see Observe).
+	// Default: Storage when it implements storage.RunEvents (a log that
+	// other processes sharing the store can read and abort through),
+	// else a log in this process's memory.
+	Events storage.RunEvents
+	// EventRetention is how long a run's log is kept after the run ends
+	// (default 30 s, as Mastra keeps its replay cache; negative: kept
+	// until removed by other means). Logs of runs that never ended are
+	// removed after a day without appends.
+	EventRetention time.Duration
 }
 
 // Agent is an agent. It is safe for concurrent use: runs share nothing
