@@ -214,7 +214,7 @@ func newPayload(typ string) any {
 	case TypeStepFinish, TypeFinish:
 		return &FinishPayload{}
 	}
-	return newBackgroundPayload(typ)
+	return nil
 }
 
 // derefPayload turns the decoded pointer into the value type callers
@@ -254,5 +254,5 @@ func derefPayload(p any) any {
 	case *ErrorPayload:
 		return *t
 	}
-	return derefBackgroundPayload(p)
+	return p
 }
