@@ -120,6 +120,10 @@ type Config struct {
 	// until removed by other means). Logs of runs that never ended are
 	// removed after a day without appends.
 	EventRetention time.Duration
+	// Background configures which tools may run as background tasks
+	// (see BackgroundTasks); they run only once the agent has a
+	// background-task manager (UseBackgroundTasks).
+	Background *BackgroundTasks
 }
 
 // Agent is an agent. It is safe for concurrent use: runs share nothing
@@ -136,6 +140,8 @@ type Agent struct {
 	registry tools.RegistrySlot // what the agent's tools reach as ctx.Mastra()
 	// subThreads serialises delegations to this agent on one sub-thread.
 	subThreads threadLocks
+	// background is the agent's background-task manager, if any.
+	background backgroundSlot
 }
 
 // New returns an agent. It reports an error for a missing id or model,
