@@ -1,0 +1,69 @@
+package bgtasks
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+)
+
+// PickClaims chooses which of the pending tasks (oldest first) a claim
+// takes, given the tasks running now: those that are due at now, within
+// the claim's IDs, while the global and per-agent limits leave a slot,
+// at most c.Max. Stores call it inside the transaction that claims them.
+func PickClaims(c Claim, running, pending []Task, now time.Time) []Task {
+	total := len(running)
+	perAgent := map[string]int{}
+	for _, t := range running {
+		perAgent[t.AgentID]++
+	}
+	var picked []Task
+	for _, t := range pending {
+		if c.Max > 0 && len(picked) >= c.Max || c.Global > 0 && total >= c.Global {
+			break
+		}
+		if t.Status != Pending || t.NotBefore.After(now) || len(c.IDs) > 0 && !slices.Contains(c.IDs, t.ID) {
+			continue
+		}
+		if limit := c.AgentLimit(t.AgentID); limit > 0 && perAgent[t.AgentID] >= limit {
+			continue
+		}
+		picked = append(picked, t)
+		total++
+		perAgent[t.AgentID]++
+	}
+	return picked
+}
+
+// Claimed is t as a claim makes it: Running for c.Owner until
+// c.LeaseUntil, started at now, its Version one more.
+func Claimed(t Task, c Claim, now time.Time) Task {
+	t.Status, t.Owner, t.LeaseUntil, t.StartedAt = Running, c.Owner, c.LeaseUntil, now
+	t.NotBefore = time.Time{}
+	t.Version++
+	return t
+}
+
+// KeepIdentity returns next with the fields no update changes (ID,
+// CreatedAt and the call's identity) taken from old.
+func KeepIdentity(old, next Task) Task {
+	next.ID, next.CreatedAt = old.ID, old.CreatedAt
+	next.ToolName, next.ToolCallID, next.Args = old.ToolName, old.ToolCallID, old.Args
+	next.AgentID, next.ThreadID, next.ResourceID, next.RunID = old.AgentID, old.ThreadID, old.ResourceID, old.RunID
+	return next
+}
+
+// CheckNewTask checks the task a Store's CreateTask is given: it needs
+// an ID and a Status, and Args must be empty or valid JSON.
+func CheckNewTask(t Task) error {
+	switch {
+	case t.ID == "":
+		return errors.New("create task: empty id")
+	case t.Status == "":
+		return fmt.Errorf("create task %s: empty status", t.ID)
+	case len(t.Args) > 0 && !json.Valid(t.Args):
+		return fmt.Errorf("create task %s: args are not valid JSON", t.ID)
+	}
+	return nil
+}

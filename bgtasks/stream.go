@@ -1,0 +1,160 @@
+package bgtasks
+
+import (
+	"context"
+	"iter"
+	"slices"
+	"sync"
+	"time"
+)
+
+// subscribers are the live readers of a Manager's events (Stream,
+// WaitForNextTask). Each has its own unbounded queue, so a slow reader
+// never holds up a task.
+type subscribers struct {
+	mu   sync.Mutex
+	next int
+	subs map[int]*subscriber
+}
+
+type subscriber struct {
+	filter StreamFilter
+	mu     sync.Mutex
+	queue  []Event
+	signal chan struct{} // buffered 1: the queue grew
+}
+
+func (s *subscribers) add(f StreamFilter) (*subscriber, func()) {
+	sub := &subscriber{filter: f, signal: make(chan struct{}, 1)}
+	s.mu.Lock()
+	if s.subs == nil {
+		s.subs = map[int]*subscriber{}
+	}
+	id := s.next
+	s.next++
+	s.subs[id] = sub
+	s.mu.Unlock()
+	return sub, func() {
+		s.mu.Lock()
+		delete(s.subs, id)
+		s.mu.Unlock()
+	}
+}
+
+func (s *subscribers) send(e Event) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, sub := range s.subs {
+		if sub.filter.matches(e.Task) {
+			sub.push(e)
+		}
+	}
+}
+
+func (sub *subscriber) push(e Event) {
+	sub.mu.Lock()
+	sub.queue = append(sub.queue, e)
+	sub.mu.Unlock()
+	select {
+	case sub.signal <- struct{}{}:
+	default:
+	}
+}
+
+// take returns the queued events, waiting for one until ctx ends (nil
+// then).
+func (sub *subscriber) take(ctx context.Context, poll <-chan time.Time) []Event {
+	for {
+		sub.mu.Lock()
+		q := sub.queue
+		sub.queue = nil
+		sub.mu.Unlock()
+		if len(q) > 0 {
+			return q
+		}
+		select {
+		case <-sub.signal:
+		case <-poll:
+			return nil
+		case <-ctx.Done():
+			return nil
+		}
+	}
+}
+
+func (f StreamFilter) matches(t Task) bool {
+	return (f.AgentID == "" || f.AgentID == t.AgentID) &&
+		(f.RunID == "" || f.RunID == t.RunID) &&
+		(f.ThreadID == "" || f.ThreadID == t.ThreadID) &&
+		(f.ResourceID == "" || f.ResourceID == t.ResourceID) &&
+		(len(f.TaskIDs) == 0 || slices.Contains(f.TaskIDs, t.ID))
+}
+
+// publish sends e to the task's OnEvent hook and to the subscribers.
+func (m *Manager) publish(e Event) {
+	if h := m.hooksOf(e.Task.ID); h != nil && h.OnEvent != nil {
+		h.OnEvent(e)
+	}
+	m.subs.send(e)
+}
+
+// Stream yields the lifecycle events of the tasks filter selects, for
+// dashboards: first a TypeRunning event for each task Running now (its
+// snapshot), then every event this Manager publishes, until ctx ends
+// (then it ends without an error) or the reader stops. Events of tasks
+// run by other processes are not seen live. A store error ends it with
+// the error.
+func (m *Manager) Stream(ctx context.Context, filter StreamFilter) iter.Seq2[Event, error] {
+	return func(yield func(Event, error) bool) {
+		sub, remove := m.subs.add(filter)
+		defer remove()
+		running, _, err := m.store.ListTasks(ctx, Filter{
+			Status: []Status{Running}, AgentID: filter.AgentID, RunID: filter.RunID,
+			ThreadID: filter.ThreadID, ResourceID: filter.ResourceID,
+		})
+		if err != nil {
+			yield(Event{}, err)
+			return
+		}
+		for _, t := range running {
+			if filter.matches(t) && !yield(Event{Type: TypeRunning, Task: t}, nil) {
+				return
+			}
+		}
+		for ctx.Err() == nil {
+			for _, e := range sub.take(ctx, nil) {
+				if !yield(e, nil) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// WaitForNextTask returns the first of the tasks ids to be finished
+// (Terminal): at once when one already is, else when this Manager
+// publishes one's end or, for tasks run elsewhere, when the store shows
+// it (checked every Config.PollInterval). It fails with ctx's error
+// when ctx ends first.
+func (m *Manager) WaitForNextTask(ctx context.Context, ids []string) (Task, error) {
+	sub, remove := m.subs.add(StreamFilter{TaskIDs: ids})
+	defer remove()
+	poll := time.NewTicker(m.cfg.PollInterval)
+	defer poll.Stop()
+	for {
+		for _, id := range ids {
+			t, err := m.store.GetTask(ctx, id)
+			if err == nil && t.Status.Terminal() {
+				return t, nil
+			}
+		}
+		if err := ctx.Err(); err != nil {
+			return Task{}, err
+		}
+		for _, e := range sub.take(ctx, poll.C) {
+			if e.Task.Status.Terminal() {
+				return e.Task, nil
+			}
+		}
+	}
+}
