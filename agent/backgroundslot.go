@@ -1,15 +1,97 @@
 package agent
 
-import "sync/atomic"
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/gomastra/mastra/bgtasks"
+)
+
+// UseBackgroundTasks gives the agent the manager its background tasks
+// run in (nil: none; every call then runs in the foreground). The
+// registry calls it for its agents when its background tasks are
+// enabled. Runs that start afterwards use m; m must be started
+// (bgtasks.Manager.Start) for tasks to run.
+func (a *Agent) UseBackgroundTasks(m *bgtasks.Manager) {
+	if m == nil {
+		a.background.p.Store(nil)
+		return
+	}
+	a.background.p.Store(&backgroundRuntime{manager: m, runs: map[string]chan struct{}{}, injected: map[string]chan struct{}{}})
+}
+
+// BackgroundTaskManager returns the manager UseBackgroundTasks gave the
+// agent, or nil.
+func (a *Agent) BackgroundTaskManager() *bgtasks.Manager {
+	if rt := a.background.get(); rt != nil {
+		return rt.manager
+	}
+	return nil
+}
 
 // backgroundSlot holds the agent's background-task runtime; nil until
 // UseBackgroundTasks gives it a manager.
-type backgroundSlot struct {
-	p atomic.Pointer[backgroundRuntime]
-}
+type backgroundSlot struct{ p atomic.Pointer[backgroundRuntime] }
 
 func (s *backgroundSlot) get() *backgroundRuntime { return s.p.Load() }
 
-// backgroundRuntime is the agent's background-task manager and what the
-// agent keeps for its tasks.
-type backgroundRuntime struct{}
+// backgroundRuntime is the agent's manager and what the agent keeps of
+// its tasks in this process: the runs that dispatched tasks and have not
+// ended (a task's result is written to memory once its run's own saves
+// are done), and the tasks whose result has been written.
+type backgroundRuntime struct {
+	manager *bgtasks.Manager
+
+	mu       sync.Mutex
+	runs     map[string]chan struct{} // by run id: closed when the run ends
+	injected map[string]chan struct{} // by task id: closed once its result is in memory
+}
+
+// runEnded is closed once the run runID (which dispatched tasks) has
+// ended; it is registered on the run's first dispatch.
+func (rt *backgroundRuntime) runEnded(ctx context.Context, runID string) <-chan struct{} {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	if ch, ok := rt.runs[runID]; ok {
+		return ch
+	}
+	ch := make(chan struct{})
+	rt.runs[runID] = ch
+	context.AfterFunc(ctx, func() {
+		rt.mu.Lock()
+		delete(rt.runs, runID)
+		rt.mu.Unlock()
+		close(ch)
+	})
+	return ch
+}
+
+// injection is the channel closed once the task's result is in memory
+// (or there was nothing to write).
+func (rt *backgroundRuntime) injection(taskID string) chan struct{} {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	ch, ok := rt.injected[taskID]
+	if !ok {
+		ch = make(chan struct{})
+		rt.injected[taskID] = ch
+	}
+	return ch
+}
+
+// injectionDone marks the task's result written, once.
+func (rt *backgroundRuntime) injectionDone(taskID string) {
+	ch := rt.injection(taskID)
+	select {
+	case <-ch:
+	default:
+		close(ch)
+		time.AfterFunc(time.Minute, func() {
+			rt.mu.Lock()
+			delete(rt.injected, taskID)
+			rt.mu.Unlock()
+		})
+	}
+}

@@ -2,10 +2,12 @@ package agent
 
 import (
 	"maps"
+	"slices"
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/gomastra/mastra/model"
 	"github.com/gomastra/mastra/tools"
 )
 
@@ -140,3 +142,33 @@ const (
 	bgCancelled = "background-task-cancelled"
 	bgSuspended = "background-task-suspended"
 )
+
+// withBackgroundPrompt is messages with the background-task system
+// prompt appended to the leading system message (as Mastra does: not
+// when the conversation does not start with one), when the step offers
+// eligible tools.
+func (r *run) withBackgroundPrompt(messages []model.Message) []model.Message {
+	if len(messages) == 0 || messages[0].Role != model.RoleSystem || r.agent.background.get() == nil {
+		return messages
+	}
+	var eligible []backgroundToolLine
+	for _, name := range r.kit.order {
+		if t := r.kit.active[name]; r.backgroundEligible(name, t) {
+			eligible = append(eligible, backgroundToolLine{name, r.agent.cfg.Background.defaultDisposition(name, t)})
+		}
+	}
+	prompt := backgroundSystemPrompt(eligible)
+	if prompt == "" {
+		return messages
+	}
+	out := slices.Clone(messages)
+	sys := out[0]
+	sys.Content = slices.Clone(sys.Content)
+	if n := len(sys.Content); n > 0 && sys.Content[n-1].Type == model.MessageText {
+		sys.Content[n-1].Text += "\n\n" + prompt
+	} else {
+		sys.Content = append(sys.Content, model.Text("\n\n"+prompt))
+	}
+	out[0] = sys
+	return out
+}

@@ -3,6 +3,8 @@ package tools
 import (
 	"fmt"
 	"time"
+
+	"github.com/gomastra/mastra/schema"
 )
 
 // Disposition is how one tool call runs: inline, or as a background task
@@ -72,4 +74,12 @@ func (c *BackgroundConfig) check() error {
 		return nil
 	}
 	return fmt.Errorf("DefaultDisposition must be %q or %q, not %q", DispositionDeferred, DispositionForeground, c.DefaultDisposition)
+}
+
+// InputValidationError is the ValidationError of a call of the tool
+// named name whose arguments args (JSON) have issues: Mastra's "Tool
+// input validation failed" result, for callers that check arguments the
+// tool itself does not (an agent's "_background" argument).
+func InputValidationError(name string, issues []schema.Issue, args []byte) *ValidationError {
+	return newValidationError(inputValidation, name, issues, args)
 }
