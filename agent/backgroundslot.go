@@ -33,7 +33,9 @@ func (a *Agent) BackgroundTaskManager() *bgtasks.Manager {
 
 // backgroundSlot holds the agent's background-task runtime; nil until
 // UseBackgroundTasks gives it a manager.
-type backgroundSlot struct{ p atomic.Pointer[backgroundRuntime] }
+type backgroundSlot struct {
+	p atomic.Pointer[backgroundRuntime]
+}
 
 func (s *backgroundSlot) get() *backgroundRuntime { return s.p.Load() }
 
