@@ -145,21 +145,7 @@ func (r *run) backgroundExecutor(c callState, t *tools.Tool, w chanWriter) bgtas
 	inv := *r.invocation(c, nil, nil, w)
 	values := r.ctx
 	return bgtasks.ExecutorFunc(func(ctx context.Context, call *bgtasks.Call) (any, error) {
-		inv := inv
-		inv.Writer = progressWriter{ctx: ctx, call: call, runID: inv.RunID, id: c.ID, name: c.Name}
-		inv.ResumeData = call.ResumeData
-		if call.ResumeData != nil {
-			inv.SuspendPayload = call.Task.SuspendPayload
-		}
-		res, err := t.Execute(valuesOf(ctx, values), call.Args, &inv)
-		if err != nil {
-			return nil, err
-		}
-		if res.Suspended() {
-			return nil, call.Suspend(res.Suspension.Payload)
-		}
-		raw, err := res.JSON()
-		return json.RawMessage(raw), err
+		return runBackgroundTool(valuesOf(ctx, values), t, call, inv)
 	})
 }
 

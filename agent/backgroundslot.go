@@ -97,3 +97,12 @@ func (rt *backgroundRuntime) injectionDone(taskID string) {
 		})
 	}
 }
+
+// BackgroundConcurrency is the agent's own bound of running background
+// tasks (Config.Background.Concurrency; 0: the manager's default).
+func (a *Agent) BackgroundConcurrency() int {
+	if a.cfg.Background == nil {
+		return 0
+	}
+	return a.cfg.Background.Concurrency
+}
