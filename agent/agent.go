@@ -344,6 +344,7 @@ type runOptions struct {
 	autoResume      bool
 	threadID        string
 	resourceID      string
+	untilIdle       time.Duration // WithUntilIdle's maxIdle; 0: off
 }
 
 // Option sets a run option.

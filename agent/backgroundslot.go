@@ -19,7 +19,7 @@ func (a *Agent) UseBackgroundTasks(m *bgtasks.Manager) {
 		a.background.p.Store(nil)
 		return
 	}
-	a.background.p.Store(&backgroundRuntime{manager: m, runs: map[string]chan struct{}{}, injected: map[string]chan struct{}{}})
+	a.background.p.Store(&backgroundRuntime{manager: m, runs: map[string]chan struct{}{}, injected: map[string]chan struct{}{}, streams: map[string]int{}})
 }
 
 // BackgroundTaskManager returns the manager UseBackgroundTasks gave the
@@ -49,6 +49,34 @@ type backgroundRuntime struct {
 	mu       sync.Mutex
 	runs     map[string]chan struct{} // by run id: closed when the run ends
 	injected map[string]chan struct{} // by task id: closed once its result is in memory
+	streams  map[string]int           // by thread and resource: open streams WithUntilIdle
+}
+
+// scopeKey names a thread of a resource.
+func scopeKey(thread, resource string) string { return thread + "|" + resource }
+
+// openStream notes a stream WithUntilIdle open on the thread until the
+// returned func is called.
+func (rt *backgroundRuntime) openStream(thread, resource string) func() {
+	k := scopeKey(thread, resource)
+	rt.mu.Lock()
+	rt.streams[k]++
+	rt.mu.Unlock()
+	return func() {
+		rt.mu.Lock()
+		if rt.streams[k]--; rt.streams[k] <= 0 {
+			delete(rt.streams, k)
+		}
+		rt.mu.Unlock()
+	}
+}
+
+// streamOpen reports whether a stream WithUntilIdle is open on the
+// thread.
+func (rt *backgroundRuntime) streamOpen(thread, resource string) bool {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	return rt.streams[scopeKey(thread, resource)] > 0
 }
 
 // runEnded is closed once the run runID (which dispatched tasks) has
