@@ -33,6 +33,13 @@ type BackgroundTasks struct {
 	// Concurrency bounds this agent's running tasks (0: the manager's
 	// per-agent default).
 	Concurrency int
+	// FollowUp makes the agent answer on its own when a deferred task of
+	// a run with a memory thread ends and no stream WithUntilIdle is
+	// open on that thread: once the run has ended and the task's result
+	// is in memory, the agent runs a turn on the thread (its chunks go
+	// to the turn's run event log) with the message naming the calls
+	// that ended.
+	FollowUp bool
 }
 
 // BackgroundTool is the agent's word on one tool (Mastra's

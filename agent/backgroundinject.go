@@ -34,13 +34,21 @@ func (r *run) backgroundInjector(rt *backgroundRuntime, c callState, t *tools.To
 
 // onEvent is the task's hook: a completed or failed task's result is
 // written (in its own goroutine: the manager's must not wait); a
-// cancelled or suspended one leaves the placeholder.
+// cancelled or suspended one leaves the placeholder. Then the agent may
+// follow up (see BackgroundTasks.FollowUp).
 func (inj *backgroundInjector) onEvent(e bgtasks.Event) {
 	switch e.Type {
 	case bgtasks.TypeCompleted, bgtasks.TypeFailed:
-		go inj.inject(e.Task)
+		go func() {
+			inj.inject(e.Task)
+			inj.followUp(e.Task, e.Type)
+		}()
 	case bgtasks.TypeCancelled, bgtasks.TypeSuspended:
 		inj.rt.injectionDone(e.Task.ID)
+		go func() {
+			<-inj.ended
+			inj.followUp(e.Task, e.Type)
+		}()
 	}
 }
 

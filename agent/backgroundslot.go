@@ -50,6 +50,8 @@ type backgroundRuntime struct {
 	runs     map[string]chan struct{} // by run id: closed when the run ends
 	injected map[string]chan struct{} // by task id: closed once its result is in memory
 	streams  map[string]int           // by thread and resource: open streams WithUntilIdle
+	// followUps serialises follow-up turns per thread.
+	followUps followUps
 }
 
 // scopeKey names a thread of a resource.
