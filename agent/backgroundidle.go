@@ -57,7 +57,7 @@ type idleWatch struct {
 
 	running map[string]bool // tasks of this stream not ended
 	ended   []endedTask     // ended tasks a continuation has not told of
-	endIDs  []string        // their task ids
+	endIDs  [][2]string     // their task ids and event types
 	seen    map[string]bool // "<taskId>:<type>" of ending chunks handled, and "<taskId>" of tasks ended
 	events  <-chan bgtasks.Event
 	wg      sync.WaitGroup
@@ -76,8 +76,8 @@ func (w *idleWatch) run(ctx context.Context, input any, opts []Option, yield fun
 		if !w.turn(ctx, input, turnOpts, yield) || !w.wait(ctx, yield) || len(w.ended) == 0 {
 			return
 		}
-		for _, id := range w.endIDs {
-			w.a.backgroundInjected(ctx, id)
+		for _, e := range w.endIDs {
+			w.a.backgroundInjected(ctx, e[0], e[1])
 		}
 		directive := model.UserText(continuationDirective(w.ended))
 		w.ended, w.endIDs = nil, nil
@@ -197,7 +197,7 @@ func (w *idleWatch) event(e bgtasks.Event, yield func(stream.Chunk, error) bool)
 		w.seen[key], w.seen[e.Task.ID] = true, true
 		delete(w.running, e.Task.ID)
 		w.ended = append(w.ended, endedTask{chunkType: e.Type, toolCallID: e.Task.ToolCallID, toolName: e.Task.ToolName})
-		w.endIDs = append(w.endIDs, e.Task.ID)
+		w.endIDs = append(w.endIDs, [2]string{e.Task.ID, e.Type})
 	}
 	return true
 }

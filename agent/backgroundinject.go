@@ -40,11 +40,11 @@ func (inj *backgroundInjector) onEvent(e bgtasks.Event) {
 	switch e.Type {
 	case bgtasks.TypeCompleted, bgtasks.TypeFailed:
 		go func() {
-			inj.inject(e.Task)
+			inj.inject(e.Task, e.Type)
 			inj.followUp(e.Task, e.Type)
 		}()
 	case bgtasks.TypeCancelled, bgtasks.TypeSuspended:
-		inj.rt.injectionDone(e.Task.ID)
+		inj.rt.injectionDone(e.Task.ID, e.Type)
 		go func() {
 			<-inj.ended
 			inj.followUp(e.Task, e.Type)
@@ -54,8 +54,8 @@ func (inj *backgroundInjector) onEvent(e bgtasks.Event) {
 
 // inject replaces the call's placeholder result in memory by the task's
 // outcome.
-func (inj *backgroundInjector) inject(task bgtasks.Task) {
-	defer inj.rt.injectionDone(task.ID)
+func (inj *backgroundInjector) inject(task bgtasks.Task, eventType string) {
+	defer inj.rt.injectionDone(task.ID, eventType)
 	if !inj.writes {
 		return
 	}
@@ -154,16 +154,17 @@ func orNow(t time.Time) time.Time {
 	return t
 }
 
-// backgroundInjected is closed once the result of task taskID is in
-// memory, or there was nothing to write; it never closes for a task
-// this process did not dispatch, so callers bound their wait.
-func (a *Agent) backgroundInjected(ctx context.Context, taskID string) {
+// backgroundInjected waits until the end of task taskID an event of
+// type eventType told of is in memory, or there was nothing to write;
+// that never happens for a task this process did not dispatch, so the
+// wait is bounded.
+func (a *Agent) backgroundInjected(ctx context.Context, taskID, eventType string) {
 	rt := a.background.get()
 	if rt == nil {
 		return
 	}
 	select {
-	case <-rt.injection(taskID):
+	case <-rt.injection(taskID, eventType):
 	case <-ctx.Done():
 	case <-time.After(5 * time.Second):
 	}

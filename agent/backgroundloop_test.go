@@ -150,7 +150,7 @@ func TestDeferredCallAnswersWithThePlaceholderAndWritesTheResultLater(t *testing
 	if _, err := mgr.WaitForNextTask(context.Background(), []string{sp.TaskID}); err != nil {
 		t.Fatal(err)
 	}
-	a.backgroundInjected(context.Background(), sp.TaskID)
+	a.backgroundInjected(context.Background(), sp.TaskID, bgtasks.TypeCompleted)
 	msgs, err := store.ListMessages(context.Background(), "th-1", 10)
 	if err != nil {
 		t.Fatal(err)
@@ -259,7 +259,7 @@ func TestFailedDeferredTaskLeavesItsErrorInMemory(t *testing.T) {
 	if _, err := mgr.WaitForNextTask(context.Background(), []string{id}); err != nil {
 		t.Fatal(err)
 	}
-	a.backgroundInjected(context.Background(), id)
+	a.backgroundInjected(context.Background(), id, bgtasks.TypeFailed)
 	msgs, _ := store.ListMessages(context.Background(), "th-2", 10)
 	found := false
 	for _, sm := range msgs {

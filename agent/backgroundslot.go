@@ -48,7 +48,7 @@ type backgroundRuntime struct {
 
 	mu       sync.Mutex
 	runs     map[string]chan struct{} // by run id: closed when the run ends
-	injected map[string]chan struct{} // by task id: closed once its result is in memory
+	injected map[string]chan struct{} // by "<task id>:<event type>": closed once that end of the task is in memory
 	streams  map[string]int           // by thread and resource: open streams WithUntilIdle
 	// followUps serialises follow-up turns per thread.
 	followUps followUps
@@ -100,29 +100,31 @@ func (rt *backgroundRuntime) runEnded(ctx context.Context, runID string) <-chan 
 	return ch
 }
 
-// injection is the channel closed once the task's result is in memory
-// (or there was nothing to write).
-func (rt *backgroundRuntime) injection(taskID string) chan struct{} {
+// injection is the channel closed once the end of the task an event of
+// type eventType told of is in memory (or there was nothing to write).
+func (rt *backgroundRuntime) injection(taskID, eventType string) chan struct{} {
+	key := taskID + ":" + eventType
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
-	ch, ok := rt.injected[taskID]
+	ch, ok := rt.injected[key]
 	if !ok {
 		ch = make(chan struct{})
-		rt.injected[taskID] = ch
+		rt.injected[key] = ch
 	}
 	return ch
 }
 
-// injectionDone marks the task's result written, once.
-func (rt *backgroundRuntime) injectionDone(taskID string) {
-	ch := rt.injection(taskID)
+// injectionDone marks that end of the task written, once; the mark is
+// forgotten a minute later.
+func (rt *backgroundRuntime) injectionDone(taskID, eventType string) {
+	ch := rt.injection(taskID, eventType)
 	select {
 	case <-ch:
 	default:
 		close(ch)
 		time.AfterFunc(time.Minute, func() {
 			rt.mu.Lock()
-			delete(rt.injected, taskID)
+			delete(rt.injected, taskID+":"+eventType)
 			rt.mu.Unlock()
 		})
 	}
