@@ -2,6 +2,7 @@ package mastra
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"log/slog"
 	"maps"
@@ -11,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/gomastra/mastra/agent"
+	"github.com/gomastra/mastra/bgtasks"
 	"github.com/gomastra/mastra/tools"
 	"github.com/gomastra/mastra/workflows"
 )
@@ -35,6 +37,11 @@ type Config struct {
 	Agents map[string]*agent.Agent
 	// Logger is the registry's logger; nil means slog.Default().
 	Logger *slog.Logger
+	// BackgroundTasks, when set, enables background tasks: New starts a
+	// manager of this configuration for the registry's agents, as
+	// EnableBackgroundTasks does, and panics when it cannot (a
+	// configuration without a Store).
+	BackgroundTasks *bgtasks.Config
 }
 
 // Mastra is the registry: the Go counterpart of Mastra's `Mastra` class.
@@ -52,6 +59,8 @@ type Mastra struct {
 	tools     keyed[*tools.Tool]
 	workflows keyed[*workflows.Workflow]
 	agents    keyed[*agent.Agent]
+	// background is the background-task manager, nil until enabled.
+	background *bgtasks.Manager
 }
 
 var _ tools.Registry = (*Mastra)(nil)
@@ -77,6 +86,11 @@ func New(cfg Config) *Mastra {
 	for _, key := range slices.Sorted(maps.Keys(cfg.Agents)) {
 		if a := cfg.Agents[key]; a != nil {
 			m.logRefused(m.AddAgent(a, key))
+		}
+	}
+	if cfg.BackgroundTasks != nil {
+		if _, err := m.EnableBackgroundTasks(context.Background(), *cfg.BackgroundTasks); err != nil {
+			panic(err)
 		}
 	}
 	return m
@@ -145,9 +159,13 @@ func (m *Mastra) AddAgent(a *agent.Agent, key string) error {
 	key = cmp.Or(key, a.ID())
 	m.mu.Lock()
 	err := m.agents.add("agent", key, a)
+	bg := m.background
 	m.mu.Unlock()
 	if err == nil {
 		a.UseRegistry(m)
+		if bg != nil {
+			a.UseBackgroundTasks(bg)
+		}
 	}
 	return err
 }

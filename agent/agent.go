@@ -120,6 +120,10 @@ type Config struct {
 	// until removed by other means). Logs of runs that never ended are
 	// removed after a day without appends.
 	EventRetention time.Duration
+	// Background configures which tools may run as background tasks
+	// (see BackgroundTasks); they run only once the agent has a
+	// background-task manager (UseBackgroundTasks).
+	Background *BackgroundTasks
 }
 
 // Agent is an agent. It is safe for concurrent use: runs share nothing
@@ -141,6 +145,8 @@ type Agent struct {
 	log    eventLog
 	active activeRuns
 	sweep  sweeper
+	// background is the agent's background-task manager, if any.
+	background backgroundSlot
 }
 
 // New returns an agent. It reports an error for a missing id or model,
@@ -343,6 +349,7 @@ type runOptions struct {
 	autoResume      bool
 	threadID        string
 	resourceID      string
+	untilIdle       time.Duration // WithUntilIdle's maxIdle; 0: off
 }
 
 // Option sets a run option.

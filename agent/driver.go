@@ -63,6 +63,9 @@ var errStopped = errors.New("agent: the stream's consumer stopped")
 // agent cannot take, a model call that failed); tool failures are chunks,
 // not errors.
 func (a *Agent) Stream(ctx context.Context, input any, opts ...Option) iter.Seq2[stream.Chunk, error] {
+	if s, ok := a.untilIdleStream(ctx, input, opts); ok {
+		return s
+	}
 	return func(yield func(stream.Chunk, error) bool) {
 		r, msgs, err := a.start(ctx, input, opts)
 		if err != nil {

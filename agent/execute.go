@@ -63,6 +63,10 @@ func (r *run) execute(i int, c callState, rs *resumeInput, gated bool, w chanWri
 // returned: a result, an error, or a suspension (of orig, the call as the
 // model made it).
 func (r *run) runTool(i int, c, orig callState, t *tools.Tool, rs *resumeInput, target *autoResumeTarget, w chanWriter) callOutcome {
+	c, o, answered := r.backgroundCall(i, c, t, rs, w)
+	if answered {
+		return o
+	}
 	hc := r.hookCall(c)
 	if before := r.opts.hooks.BeforeToolCall; before != nil {
 		var skip *Skip

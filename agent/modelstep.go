@@ -93,6 +93,7 @@ func (r *run) conversation() []model.Message {
 // the model, schemas rewritten for it), tool choice, settings and
 // response format.
 func (r *run) request(messages []model.Message, choice model.ToolChoice) (*model.Request, error) {
+	messages = r.withBackgroundPrompt(messages)
 	req := &model.Request{Messages: withoutUnansweredCalls(withoutEmptyToolMessages(messages)), ToolChoice: choice, Settings: r.opts.settings, ProviderOptions: r.opts.providerOpts}
 	if r.st != nil {
 		req.ResponseFormat = r.st.responseFormat()
@@ -119,6 +120,9 @@ func (r *run) toolDefinition(name string, t *tools.Tool, m compat.Model) (model.
 	input := t.ModelSchema(m).Schema
 	if r.opts.autoResume && t.HasSuspendSchema() {
 		input = withResumableKeys(input)
+	}
+	if r.backgroundEligible(name, t) {
+		input = withBackgroundField(input)
 	}
 	return model.ToolDefinition{Type: model.ToolTypeFunction, Name: name, Description: t.Description(), InputSchema: input, Strict: t.Strict()}, nil
 }

@@ -169,4 +169,11 @@ var postInputs = map[string]routeInputs{
 	"/workflows/{workflowId}/runs/{runId}/cancel": {valid: `{}`, emptyCode: 404, wrong: []wrongInput{
 		{"unknown run", "", `{"runId":"w-started"}`, 404},
 	}},
+	// The sweep's registry has no background tasks: every task is unknown.
+	"/background-tasks/{backgroundTaskId}/cancel": {valid: `{}`, emptyCode: 404, wrong: []wrongInput{
+		{"unknown task", "", `{}`, 404},
+	}},
+	"/background-tasks/{backgroundTaskId}/resume": {valid: `{"resumeData":{"ok":true}}`, emptyCode: 404, wrong: []wrongInput{
+		{"unknown task", "", `{"resumeData":1}`, 404},
+	}},
 }

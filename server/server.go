@@ -195,6 +195,12 @@ func (s *Server) routeTable() []route {
 		{"GET", "/workflows/{workflowId}/runs/{runId}", s.getWorkflowRun},
 		{"POST", "/workflows/{workflowId}/runs/{runId}/cancel", s.cancelWorkflowRun},
 
+		{"GET", "/background-tasks", s.listBackgroundTasks},
+		{"GET", "/background-tasks/stream", s.streamBackgroundTasks},
+		{"GET", "/background-tasks/{backgroundTaskId}", s.getBackgroundTask},
+		{"POST", "/background-tasks/{backgroundTaskId}/cancel", s.cancelBackgroundTask},
+		{"POST", "/background-tasks/{backgroundTaskId}/resume", s.resumeBackgroundTask},
+
 		{"GET", "/system/api-schema", s.apiSchema},
 	}
 }

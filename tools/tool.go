@@ -78,6 +78,10 @@ type Config[In, Out any] struct {
 	OnInputAvailable func(ctx context.Context, e InputAvailableEvent[In])
 	OnOutput         func(ctx context.Context, e OutputEvent)
 
+	// Background makes the tool eligible to run as a background task
+	// (see BackgroundConfig); nil: it always runs inline.
+	Background *BackgroundConfig
+
 	// MCP is passed through when the tool is exposed by an MCP server.
 	MCP *MCPOptions
 	// MCPMetadata is set on tools an MCP client listed: their server and
@@ -153,6 +157,7 @@ type Tool struct {
 	mcpMetadata      *MCPMetadata
 	toolType         string
 	spanName         string
+	background       *BackgroundConfig
 	providerTool     ProviderToolResolver
 
 	onInputStart     func(ctx context.Context, e InputStartEvent)
@@ -205,6 +210,7 @@ func Build[In, Out any](cfg Config[In, Out]) (*Tool, error) {
 		transform:        cfg.Transform,
 		mcp:              cfg.MCP,
 		mcpMetadata:      cfg.MCPMetadata,
+		background:       cfg.Background.clone(),
 		toolType:         "tool",
 		spanName:         "execute_tool " + cfg.ID,
 		onInputStart:     cfg.OnInputStart,
@@ -219,6 +225,9 @@ func Build[In, Out any](cfg Config[In, Out]) (*Tool, error) {
 	}
 	if t.outputValidation != OutputStrict && t.outputValidation != OutputWarn {
 		return nil, fmt.Errorf("tools: %s: OutputValidation must be %q or %q, not %q", cfg.ID, OutputStrict, OutputWarn, t.outputValidation)
+	}
+	if err := t.background.check(); err != nil {
+		return nil, fmt.Errorf("tools: %s: Background: %w", cfg.ID, err)
 	}
 	inType, outType := reflect.TypeFor[In](), reflect.TypeFor[Out]()
 	if t.input == nil {
