@@ -1,0 +1,73 @@
+package agent_test
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/gomastra/mastra/agent"
+	"github.com/gomastra/mastra/internal/reconnecttest"
+	"github.com/gomastra/mastra/storage"
+	"github.com/gomastra/mastra/storage/sqlite"
+)
+
+// reconnectPartDelay paces the scripted model so that readers drop both
+// in a run's history and while it is live.
+const reconnectPartDelay = 100 * time.Microsecond
+
+// reconnectTrials is 1,000, fewer under -short.
+func reconnectTrials() int {
+	if testing.Short() {
+		return 100
+	}
+	return 1000
+}
+
+// TestReconnectLosesAndRepeatsNothing: readers that drop a run's
+// reading at random events (stopping, cancelling) and reconnect with
+// Observe at the last index seen + 1 read exactly the events of an
+// uninterrupted reader: in the agent's own in-memory log, and across two
+// agents sharing one Store over a SQLite file. (Two Stores over one file
+// see each other's appends at their next poll, a second apart: a test of
+// that would measure the poll.)
+func TestReconnectLosesAndRepeatsNothing(t *testing.T) {
+	t.Run("memory", func(t *testing.T) {
+		a := newReconnectAgent(t, nil)
+		checkReconnects(t, reconnecttest.Replicas{Runner: a, Observer: a}, 16)
+	})
+	t.Run("sqlite-file", func(t *testing.T) {
+		store := openSQLite(t, filepath.Join(t.TempDir(), "mastra.db"))
+		checkReconnects(t, reconnecttest.Replicas{Runner: newReconnectAgent(t, store), Observer: newReconnectAgent(t, store)}, 8)
+	})
+}
+
+func checkReconnects(t *testing.T, r reconnecttest.Replicas, concurrency int) {
+	tally := reconnecttest.Run(t, r, reconnecttest.Options{Trials: reconnectTrials(), Concurrency: concurrency, Seed: 14})
+	t.Log(tally)
+	if tally.Lost != 0 || tally.Repeated != 0 || tally.Altered != 0 {
+		t.Errorf("reconnecting readers: %v", tally)
+	}
+	if tally.Drops < tally.Trials || tally.LiveDrops == 0 {
+		t.Errorf("the trials did not drop as planned (live drops are needed too): %v", tally)
+	}
+}
+
+func newReconnectAgent(t testing.TB, store storage.Store) *agent.Agent {
+	t.Helper()
+	a, err := agent.New(reconnecttest.Config(store, reconnectPartDelay))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+func openSQLite(t testing.TB, file string) *sqlite.Store {
+	t.Helper()
+	s, err := sqlite.Open(context.Background(), file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
