@@ -141,7 +141,19 @@ func trial(r Replicas, runID string, plan []drop) (Tally, error) {
 	if err != nil {
 		return Tally{Trials: 1}, err
 	}
-	return tallyOf(ref.events, got, drops), checkReference(ctx, r.Observer, runID, ref.events)
+	tally := tallyOf(ref.events, got, drops)
+	if tally.Lost+tally.Repeated+tally.Altered > 0 {
+		return tally, fmt.Errorf("drops %+v: read indexes %v of %d events", plan, indexesOf(got), len(ref.events))
+	}
+	return tally, checkReference(ctx, r.Observer, runID, ref.events)
+}
+
+func indexesOf(events []record) []int64 {
+	out := make([]int64, len(events))
+	for i, e := range events {
+		out[i] = e.index
+	}
+	return out
 }
 
 type reading struct {
