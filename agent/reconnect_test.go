@@ -71,3 +71,16 @@ func openSQLite(t testing.TB, file string) *sqlite.Store {
 	t.Cleanup(func() { s.Close() })
 	return s
 }
+
+// BenchmarkStreamEventLog measures a streamed run's cost per chunk with
+// each event log: discard (a store that keeps nothing: the encoding and
+// hand-over only), memory (the agent's own log), sqlite-file (a SQLite
+// file store, each append committed). PostgreSQL's is in the postgres
+// module's benchmark of the same name.
+func BenchmarkStreamEventLog(b *testing.B) {
+	b.Run("discard", func(b *testing.B) { reconnecttest.BenchStreamEventLog(b, reconnecttest.Discard{}) })
+	b.Run("memory", func(b *testing.B) { reconnecttest.BenchStreamEventLog(b, nil) })
+	b.Run("sqlite-file", func(b *testing.B) {
+		reconnecttest.BenchStreamEventLog(b, openSQLite(b, filepath.Join(b.TempDir(), "mastra.db")))
+	})
+}
