@@ -2,6 +2,7 @@ package agent_test
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -37,7 +38,7 @@ func TestReconnectLosesAndRepeatsNothing(t *testing.T) {
 		checkReconnects(t, reconnecttest.Replicas{Runner: a, Observer: a}, 16)
 	})
 	t.Run("sqlite-file", func(t *testing.T) {
-		store := openSQLite(t, filepath.Join(t.TempDir(), "mastra.db"))
+		store := openSQLite(t, filepath.Join(memoryBackedDir(t), "mastra.db"))
 		checkReconnects(t, reconnecttest.Replicas{Runner: newReconnectAgent(t, store), Observer: newReconnectAgent(t, store)}, 8)
 	})
 }
@@ -60,6 +61,20 @@ func newReconnectAgent(t testing.TB, store storage.Store) *agent.Agent {
 		t.Fatal(err)
 	}
 	return a
+}
+
+// memoryBackedDir is a temporary directory in /dev/shm when the machine
+// has it (a file there is a file to SQLite, but its syncs cost nothing,
+// which keeps a thousand runs' commits within the test's time), else
+// t.TempDir().
+func memoryBackedDir(t testing.TB) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("/dev/shm", "gomastra-reconnect-")
+	if err != nil {
+		return t.TempDir()
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	return dir
 }
 
 func openSQLite(t testing.TB, file string) *sqlite.Store {

@@ -3,7 +3,6 @@ package reconnecttest
 import (
 	"fmt"
 	"log/slog"
-	"strings"
 	"time"
 
 	"github.com/gomastra/mastra/agent"
@@ -57,8 +56,7 @@ func scriptedModel(partDelay time.Duration) *mock.Model {
 			return mock.Step{PartDelay: partDelay, Text: "Let me look up " + prompt + " for you first.",
 				ToolCalls: []mock.ToolCall{{ID: "call-1", Name: "lookup", Args: fmt.Sprintf(`{"query":%q}`, prompt), ChunkSize: 5}}}
 		}
-		answer := "The lookup for " + prompt + " found what you asked about, so here it is in full: " +
-			strings.Repeat("one more word of the answer, ", 4) + "and that is all."
+		answer := "The lookup for " + prompt + " found what you asked about, and that is all of it."
 		return mock.Step{PartDelay: partDelay, Text: answer}
 	})
 }
