@@ -17,14 +17,6 @@ import (
 // in a run's history and while it is live.
 const reconnectPartDelay = 100 * time.Microsecond
 
-// reconnectTrials is 1,000, fewer under -short.
-func reconnectTrials() int {
-	if testing.Short() {
-		return 100
-	}
-	return 1000
-}
-
 // TestReconnectLosesAndRepeatsNothing: readers that drop a run's
 // reading at random events (stopping, cancelling) and reconnect with
 // Observe at the last index seen + 1 read exactly the events of an
@@ -44,7 +36,7 @@ func TestReconnectLosesAndRepeatsNothing(t *testing.T) {
 }
 
 func checkReconnects(t *testing.T, r reconnecttest.Replicas, concurrency int) {
-	tally := reconnecttest.Run(t, r, reconnecttest.Options{Trials: reconnectTrials(), Concurrency: concurrency, Seed: 14})
+	tally := reconnecttest.Run(t, r, reconnecttest.Options{Trials: reconnecttest.Trials(), Concurrency: concurrency, Seed: 14})
 	t.Log(tally)
 	if tally.Lost != 0 || tally.Repeated != 0 || tally.Altered != 0 {
 		t.Errorf("reconnecting readers: %v", tally)

@@ -64,6 +64,15 @@ func (t Tally) String() string {
 		t.Trials, t.Events, t.Drops, t.LiveDrops, t.Lost, t.Repeated, t.Altered)
 }
 
+// Trials is how many trials a test runs: 1,000, or 100 under -short or
+// the race detector.
+func Trials() int {
+	if testing.Short() || raceDetector {
+		return 100
+	}
+	return 1000
+}
+
 // trialTimeout bounds one trial: a run that never ends fails it.
 const trialTimeout = 30 * time.Second
 

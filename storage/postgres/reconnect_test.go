@@ -18,12 +18,8 @@ import (
 // what an uninterrupted reader of B reads.
 func TestReplicaReconnectLosesAndRepeatsNothing(t *testing.T) {
 	dsn := pgtest.DSN(t)
-	trials := 1000
-	if testing.Short() {
-		trials = 100
-	}
 	r := reconnecttest.Replicas{Runner: replicaAgent(t, dsn), Observer: replicaAgent(t, dsn)}
-	tally := reconnecttest.Run(t, r, reconnecttest.Options{Trials: trials, Concurrency: 16, Seed: 14})
+	tally := reconnecttest.Run(t, r, reconnecttest.Options{Trials: reconnecttest.Trials(), Concurrency: 16, Seed: 14})
 	t.Log(tally)
 	if tally.Lost != 0 || tally.Repeated != 0 || tally.Altered != 0 {
 		t.Errorf("reconnecting readers: %v", tally)
