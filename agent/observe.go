@@ -100,7 +100,8 @@ func (a *Agent) observe(ctx context.Context, runID string, offset int64) iter.Se
 // checkOffset decides an offset at or past the end of the run's log as
 // first read: no log at all is ErrRunNotFound; the end of a run that
 // has stopped (ended or paused) ends the reading at once (done); past
-// it is an *OffsetError. A running run's reader waits.
+// it is an *OffsetError. A running run's reader waits, as does one whose
+// events were appended since its first read.
 func (a *Agent) checkOffset(ctx context.Context, runID string, offset int64) (done bool, err error) {
 	all, err := a.log.read(ctx, runID, 0, 0)
 	if err != nil {
@@ -121,7 +122,8 @@ func (a *Agent) checkOffset(ctx context.Context, runID string, offset int64) (do
 	if offset > count {
 		return false, &OffsetError{RunID: runID, Offset: offset, Count: count}
 	}
-	return true, nil
+	// Below the count, the events came after the first read: read them.
+	return offset == count, nil
 }
 
 // OwnerOfRun returns the memory thread and resource the run runID was
