@@ -77,11 +77,12 @@ type Manager struct {
 	cfg   Config
 	store Store
 
-	mu       sync.Mutex
-	hooks    map[string]*Hooks      // by task id: the hooks Enqueue was given
-	active   map[string]*activeTask // by task id: executions in this process
-	started  bool
-	shutting bool
+	mu        sync.Mutex
+	hooks     map[string]*Hooks      // by task id: the hooks Enqueue was given
+	active    map[string]*activeTask // by task id: executions in this process
+	finishing map[string]bool        // by task id: executions recording their outcome
+	started   bool
+	shutting  bool
 
 	wake    chan struct{} // a buffered kick of the dispatcher
 	stop    chan struct{} // closed by Shutdown
@@ -112,7 +113,7 @@ func New(cfg Config) *Manager {
 	base, abort := context.WithCancelCause(context.Background())
 	return &Manager{
 		cfg: cfg, store: cfg.Store,
-		hooks: map[string]*Hooks{}, active: map[string]*activeTask{},
+		hooks: map[string]*Hooks{}, active: map[string]*activeTask{}, finishing: map[string]bool{},
 		wake: make(chan struct{}, 1), stop: make(chan struct{}),
 		base: base, abort: abort,
 	}

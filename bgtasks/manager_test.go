@@ -429,3 +429,32 @@ func TestTimeoutOfAnExecutorIgnoringCtx(t *testing.T) {
 		t.Errorf("the next task: %s", got.Status)
 	}
 }
+
+// TestRejectBeforeStart: under Reject, a task enqueued before Start is
+// queued (no slot can be known yet) and runs at Start, without delay.
+func TestRejectBeforeStart(t *testing.T) {
+	m := bgtasks.New(bgtasks.Config{Backpressure: bgtasks.Reject, PollInterval: 5 * time.Millisecond})
+	res, err := m.Enqueue(context.Background(), payload("a", "c1"), &bgtasks.Hooks{
+		Executor: bgtasks.ExecutorFunc(func(context.Context, *bgtasks.Call) (any, error) { return 1, nil }),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := m.GetTask(context.Background(), res.Task.ID); got.Status != bgtasks.Pending {
+		t.Fatalf("before Start the task is %s, want pending", got.Status)
+	}
+	m.Start(context.Background())
+	defer m.Shutdown(context.Background())
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	if got, err := m.WaitForNextTask(ctx, []string{res.Task.ID}); err != nil || got.Status != bgtasks.Completed {
+		t.Errorf("after Start: %s, %v", got.Status, err)
+	}
+}
+
+func TestWaitForNoTasks(t *testing.T) {
+	m := start(t, bgtasks.Config{})
+	if _, err := m.WaitForNextTask(context.Background(), nil); err == nil {
+		t.Error("WaitForNextTask of no tasks did not fail")
+	}
+}
