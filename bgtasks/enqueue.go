@@ -126,7 +126,7 @@ func (m *Manager) Cancel(ctx context.Context, id string) error {
 	for {
 		t, err := m.store.GetTask(ctx, id)
 		if errors.Is(err, storage.ErrNotFound) {
-			return fmt.Errorf("%w: %w", mastraText("Task not found: "+id), storage.ErrNotFound)
+			return taskNotFound(id)
 		}
 		if err != nil {
 			return fmt.Errorf("bgtasks: cancel: %w", err)
@@ -161,7 +161,7 @@ func (m *Manager) Resume(ctx context.Context, id string, data any) error {
 	for {
 		t, err := m.store.GetTask(ctx, id)
 		if errors.Is(err, storage.ErrNotFound) {
-			return fmt.Errorf("%w: %w", mastraText("Task not found: "+id), storage.ErrNotFound)
+			return taskNotFound(id)
 		}
 		if err != nil {
 			return fmt.Errorf("bgtasks: resume: %w", err)

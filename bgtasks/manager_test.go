@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/gomastra/mastra/bgtasks"
+	"github.com/gomastra/mastra/storage"
 )
 
 // start returns a started Manager of cfg, shut down at the test's end.
@@ -268,7 +269,7 @@ func TestCancel(t *testing.T) {
 	if got, _ := m.GetTask(ctx, done.ID); got.Status != bgtasks.Completed {
 		t.Errorf("Cancel of a completed task made it %s", got.Status)
 	}
-	if err := m.Cancel(ctx, "nope"); err == nil || err.Error() != "Task not found: nope: storage: not found" {
+	if err := m.Cancel(ctx, "nope"); err == nil || err.Error() != "Task not found: nope" || !errors.Is(err, storage.ErrNotFound) {
 		t.Errorf("Cancel unknown: %v", err)
 	}
 	select {
