@@ -2,6 +2,7 @@ package aisdk
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"iter"
 	"net/http"
@@ -57,7 +58,25 @@ var errResumeWithoutRun = &RequestError{Status: http.StatusBadRequest, Message: 
 // (an *agent.RunError: no such run, a call that is not waiting). The run
 // is cancelled when ctx is, or when the caller stops iterating.
 func StreamChat(ctx context.Context, a *agent.Agent, req *ChatRequest, opts ChatOptions) iter.Seq2[Part, error] {
-	return streamChat(ctx, a, req, opts, boundRun)
+	return streamChat(ctx, a, req, opts, boundRuns)
+}
+
+// chatRuns are how a chat's runs go: its new runs (start) and its
+// resumes (resume).
+type chatRuns struct {
+	start  newRunFunc
+	resume resumeFunc
+}
+
+// boundRuns are runs bound to the request: they stop when it ends.
+var boundRuns = chatRuns{start: boundRun, resume: boundResume}
+
+// resumeFunc resumes the run runID with data and returns its chunks.
+type resumeFunc func(ctx context.Context, a *agent.Agent, runID string, data json.RawMessage, opts []agent.Option) iter.Seq2[stream.Chunk, error]
+
+// boundResume is the agent's resumed stream, bound to ctx and its reader.
+func boundResume(ctx context.Context, a *agent.Agent, runID string, data json.RawMessage, opts []agent.Option) iter.Seq2[stream.Chunk, error] {
+	return a.ResumeStream(ctx, runID, data, opts...)
 }
 
 // newRunFunc starts a chat's new run on input with opts and returns its
@@ -69,8 +88,8 @@ func boundRun(ctx context.Context, a *agent.Agent, input []model.Message, opts [
 	return a.Stream(ctx, input, opts...)
 }
 
-// streamChat is StreamChat with the way new runs start: run.
-func streamChat(ctx context.Context, a *agent.Agent, req *ChatRequest, opts ChatOptions, run newRunFunc) iter.Seq2[Part, error] {
+// streamChat is StreamChat with the way runs go: runs.
+func streamChat(ctx context.Context, a *agent.Agent, req *ChatRequest, opts ChatOptions, runs chatRuns) iter.Seq2[Part, error] {
 	return func(yield func(Part, error) bool) {
 		if req == nil || a == nil {
 			yield(Part{}, &RequestError{Status: http.StatusBadRequest, Message: "a chat needs an agent and a request"})
@@ -103,10 +122,10 @@ func streamChat(ctx context.Context, a *agent.Agent, req *ChatRequest, opts Chat
 		var parts iter.Seq2[Part, error]
 		switch {
 		case len(req.ResumeData) > 0:
-			chunks := resumeChunks(ctx, a, req.RunID, req.ToolCallID, req.ResumeData, opts.Resource, resumeOptions(req, opts))
+			chunks := resumeChunks(ctx, a, runs.resume, req.RunID, req.ToolCallID, req.ResumeData, opts.Resource, resumeOptions(req, opts))
 			parts = ToUIStream(chunks, sopts)
 		case len(approvals) > 0:
-			parts = approvalResumes(ctx, a, approvals, opts.Resource, resumeOptions(req, opts), sopts)
+			parts = approvalResumes(ctx, a, runs.resume, approvals, opts.Resource, resumeOptions(req, opts), sopts)
 		default:
 			if len(msgs) == 0 {
 				yield(Part{}, invalidBody(Issue{Field: "messages", Message: ErrNoMessages.Error()}))
@@ -125,7 +144,7 @@ func streamChat(ctx context.Context, a *agent.Agent, req *ChatRequest, opts Chat
 				return
 			}
 			mem.MessageID = sopts.LastMessageID
-			parts = ToUIStream(run(ctx, a, input, runOpts, mem), sopts)
+			parts = ToUIStream(runs.start(ctx, a, input, runOpts, mem), sopts)
 		}
 		for p, err := range parts {
 			if !yield(p, err) || err != nil {

@@ -2,6 +2,7 @@ package aisdk
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"iter"
 	"log/slog"
@@ -62,6 +63,25 @@ func (h *chatHandler) detachedRun(chatID string) newRunFunc {
 				if !yield(c, err) || err != nil {
 					return
 				}
+			}
+		}
+	}
+}
+
+// detachedResume resumes the run detached from the request
+// (agent.Agent.Detach): it finishes when its reader stops.
+func detachedResume(ctx context.Context, a *agent.Agent, runID string, data json.RawMessage, opts []agent.Option) iter.Seq2[stream.Chunk, error] {
+	return func(yield func(stream.Chunk, error) bool) {
+		run, err := a.Detach(ctx, func(ctx context.Context) iter.Seq2[stream.Chunk, error] {
+			return a.ResumeStream(ctx, runID, data, opts...)
+		})
+		if err != nil {
+			yield(stream.Chunk{}, err)
+			return
+		}
+		for c, err := range run.Chunks(ctx) {
+			if !yield(c, err) || err != nil {
+				return
 			}
 		}
 	}

@@ -389,3 +389,77 @@ func (w *releaseOnWrite) Flush() {
 }
 
 func (w *releaseOnWrite) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// approvalApp is gatedApp's agent with its tool behind an approval:
+// "approving-agent". started gets a value when the tool begins, and
+// opened is closed when it returns after the gate opened.
+func approvalApp(t *testing.T) (m *mastra.Mastra, release, opened chan struct{}, started chan struct{}) {
+	t.Helper()
+	release, opened, started = make(chan struct{}), make(chan struct{}), make(chan struct{}, 1)
+	wait := tools.New(tools.Config[struct{}, string]{ID: "wait", Description: "waits for the gate", RequireApproval: true,
+		Execute: func(ctx tools.Context, _ struct{}) (string, error) {
+			started <- struct{}{}
+			select {
+			case <-release:
+				close(opened)
+				return "opened", nil
+			case <-ctx.Done():
+				return "", context.Cause(ctx)
+			}
+		}})
+	a, err := agent.New(agent.Config{ID: "approving-agent", Storage: sqliteStore(t), Tools: tools.Set{"wait": wait},
+		Model: mock.NewFunc(func(req *model.Request) mock.Step {
+			if hasToolResult(req) {
+				return mock.Step{Text: gatedAnswer}
+			}
+			return mock.Step{ToolCalls: []mock.ToolCall{{ID: "call-wait", Name: "wait", Args: `{}`}}}
+		})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return mastra.New(mastra.Config{Agents: map[string]*agent.Agent{"approving": a}}), release, opened, started
+}
+
+// TestResumableChatResumeOutlivesItsRequest: on a resumable route an
+// approval's continuation is detached too: its client goes away while
+// the approved tool runs, and the tool still finishes (its context is
+// not cancelled).
+func TestResumableChatResumeOutlivesItsRequest(t *testing.T) {
+	m, release, opened, started := approvalApp(t)
+	ts, client := startServer(t, m, server.Options{Routes: ChatRoutes(m, ChatRouteOptions{Resumable: true})})
+	url := ts.URL + "/chat/approving-agent"
+	_, body, frames := post(t, client, url, userChat("wait", ""))
+	ap := ofType(frames, PartToolCallApproval)
+	if len(ap) != 1 {
+		t.Fatalf("approval parts in %s", body)
+	}
+	runID := ap[0]["data"].(map[string]any)["runId"].(string)
+
+	ctx, cancel := context.WithCancel(context.Background())
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, strings.NewReader(userChat("ok", `,"runId":"`+runID+`","resumeData":{"approved":true}`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if res, err := client.Do(req); err == nil {
+			_, _ = io.Copy(io.Discard, res.Body)
+			res.Body.Close()
+		}
+	}()
+	select {
+	case <-started:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the approved tool did not start")
+	}
+	cancel() // the client goes away while the tool runs
+	<-done
+	close(release)
+	select {
+	case <-opened:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the approved tool did not finish after its client went away")
+	}
+}

@@ -12,10 +12,10 @@ import (
 	"github.com/gomastra/mastra/stream"
 )
 
-// resumeChunks resumes run runID with data, after checking that the run
-// may be resumed by this caller (resumegate.Admit; a refusal is a
-// *RequestError), and returns its chunks without their start chunk.
-func resumeChunks(ctx context.Context, a *agent.Agent, runID, toolCallID string, data json.RawMessage, resource string, opts []agent.Option) iter.Seq2[stream.Chunk, error] {
+// resumeChunks resumes run runID with data (by resume), after checking
+// that the run may be resumed by this caller (resumegate.Admit; a refusal
+// is a *RequestError), and returns its chunks without their start chunk.
+func resumeChunks(ctx context.Context, a *agent.Agent, resume resumeFunc, runID, toolCallID string, data json.RawMessage, resource string, opts []agent.Option) iter.Seq2[stream.Chunk, error] {
 	return func(yield func(stream.Chunk, error) bool) {
 		adm, err := resumegate.Admit(ctx, a, "resumeStream", runID, toolCallID, resource)
 		if err != nil {
@@ -26,7 +26,7 @@ func resumeChunks(ctx context.Context, a *agent.Agent, runID, toolCallID string,
 			opts = append(opts[:len(opts):len(opts)], agent.WithToolCallID(adm.ToolCallID))
 		}
 		first := true
-		for c, err := range withoutStart(a.ResumeStream(ctx, runID, data, opts...)) {
+		for c, err := range withoutStart(resume(ctx, a, runID, data, opts)) {
 			if err != nil && first && resumegate.ClaimedMeanwhile(err, adm) {
 				err = refusalError(resumegate.Conflict(a, "resumeStream", runID))
 			}
@@ -114,7 +114,7 @@ func splitApprovalID(id string) (runID, callID string, ok bool) {
 // run's finish. An approval whose call no longer waits (answered before,
 // history resent) is skipped; when none of them could be resumed, the
 // first such error is the response's error.
-func approvalResumes(ctx context.Context, a *agent.Agent, approvals []NativeApproval, resource string, opts []agent.Option, sopts StreamOptions) iter.Seq2[Part, error] {
+func approvalResumes(ctx context.Context, a *agent.Agent, resume resumeFunc, approvals []NativeApproval, resource string, opts []agent.Option, sopts StreamOptions) iter.Seq2[Part, error] {
 	return func(yield func(Part, error) bool) {
 		started, resumed := false, 0
 		var skipped error
@@ -127,7 +127,7 @@ func approvalResumes(ctx context.Context, a *agent.Agent, approvals []NativeAppr
 			return yield(Part{Type: PartStart, MessageID: sopts.LastMessageID}, nil)
 		}
 		for _, ap := range approvals {
-			leg := ToUIStream(resumeChunks(ctx, a, ap.RunID, ap.ToolCallID, ap.ResumeData, resource, opts), sopts)
+			leg := ToUIStream(resumeChunks(ctx, a, resume, ap.RunID, ap.ToolCallID, ap.ResumeData, resource, opts), sopts)
 			first, skip := true, false
 			for p, err := range leg {
 				if err != nil {

@@ -46,8 +46,9 @@ type ChatRouteOptions struct {
 	// run can be streamed again from its start by the GET route
 	// ChatRoutes adds. Runs are found by the request's chat id (useChat's
 	// id): the run of a request without one is detached all the same, but
-	// cannot be reconnected to. Resumes and approvals are not detached:
-	// they stay bound to their request. With Resumable a client cannot stop a run by
+	// cannot be reconnected to. Resumes and approvals are detached too
+	// (they finish when their client goes away), but are not reconnected
+	// to: a chat's active stream is its new run. With Resumable a client cannot stop a run by
 	// disconnecting; stop it with agent.Agent.AbortRun or AbortThread.
 	Resumable bool
 }
@@ -164,12 +165,12 @@ func (h *chatHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	chat := h.opts.Chat
 	chat.Resource = server.AuthResource(r)
-	run := boundRun
+	runs := boundRuns
 	if h.opts.Resumable {
-		run = h.detachedRun(req.ID)
+		runs = chatRuns{start: h.detachedRun(req.ID), resume: detachedResume}
 	}
 	writeUIStream(w, r, h.log, h.opts.Heartbeat, chat.Stream.OnError, func(ctx context.Context) iter.Seq2[Part, error] {
-		return streamChat(ctx, a, req, chat, run)
+		return streamChat(ctx, a, req, chat, runs)
 	})
 }
 

@@ -5,7 +5,10 @@
 // the streaming API, showing text as it streams, tool calls whose
 // arguments fill in live, their results and errors, approval requests
 // (Approve / Decline) and questions a tool asks (ask_user), answered in
-// place.
+// place. An answer outlives the page: the page remembers the run it
+// started until the answer is over, and after a reload it shows the
+// message again and follows the run (the agent observe route, from the
+// run's first event) to its end; Stop aborts a thread's run.
 //
 // The page is hand-written HTML, CSS and JavaScript modules embedded in
 // the binary: no Node build, no CDN, no external font. It talks only to

@@ -1,6 +1,9 @@
 package studio
 
 import (
+	"context"
+	"io"
+	"net/http"
 	"strings"
 	"testing"
 
@@ -47,6 +50,46 @@ func TestBrowserReconnectAfterReload(t *testing.T) {
 	}
 	if left := evalJS[string](p, `localStorage.getItem('gomastra.studio.activeRun.assistant') || ''`); left != "" {
 		t.Errorf("the ended run is still recorded: %s", left)
+	}
+
+	p.open("/agents/assistant")
+	p.waitText(".chat-log", "Send a message to start.")
+	p.checkConsole()
+}
+
+// TestBrowserStopAbortsTheRun: a run outlives its reader, so Stop does
+// more than drop the connection: it aborts the thread's run, which ends
+// with reason "abort" (its event log says so), and a reload has nothing
+// to reconnect to.
+func TestBrowserStopAbortsTheRun(t *testing.T) {
+	app := newTestApp(t, server.Options{Studio: Handler(Options{})})
+	p := newPage(t, app.ts.URL)
+	p.open("/agents/assistant")
+	p.say("Count patiently")
+	p.waitText(".msg.assistant .msg-text", "One, ")
+	runID := evalJS[string](p, `JSON.parse(localStorage.getItem('gomastra.studio.activeRun.assistant') || '{}').runId || ''`)
+	p.click(".composer button:not([type=submit])")
+	p.waitText(".msg.assistant .msg-note", "Stopped.")
+	p.waitIdle()
+
+	ctx, cancel := context.WithTimeout(context.Background(), waitTimeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, app.ts.URL+"/api/agents/assistant/observe", strings.NewReader(`{"runId":`+js(runID)+`}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, err := io.ReadAll(res.Body)
+	res.Body.Close()
+	if err != nil {
+		t.Fatalf("observing the stopped run (it did not end): %v", err)
+	}
+	if !strings.Contains(string(body), `"reason":"abort"`) || !strings.HasSuffix(string(body), "data: [DONE]\n\n") {
+		t.Errorf("the stopped run's events do not end in an abort:\n%s", body)
 	}
 
 	p.open("/agents/assistant")
