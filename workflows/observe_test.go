@@ -205,7 +205,7 @@ func TestOwnEventLogIsBounded(t *testing.T) {
 	ctx := context.Background()
 	const runs = maxFinishedInMemory + sweepEvery + 10
 	for i := range runs {
-		if _, err := w.CreateRun(WithRunID("r" + itoa(i))).Start(ctx, num{N: 1}, nil); err != nil {
+		if _, err := w.CreateRun(WithRunID("r"+itoa(i))).Start(ctx, num{N: 1}, nil); err != nil {
 			t.Fatal(err)
 		}
 	}
