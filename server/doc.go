@@ -35,6 +35,7 @@
 //	POST /workflows/:workflowId/resume-async?runId= {step?, resumeData?, requestContext?} → result
 //	POST /workflows/:workflowId/resume?runId=       same, in the background → {message}
 //	POST /workflows/:workflowId/resume-stream?runId= same → chunks
+//	POST /workflows/:workflowId/observe?runId=&offset= the run's chunks from offset, then live, to its finish
 //	GET  /workflows/:workflowId/runs                ?page&perPage&fromDate&toDate&resourceId&status → {runs, total}
 //	GET  /workflows/:workflowId/runs/:runId         {runId, workflowName, status, createdAt, updatedAt, result?, ...}
 //	POST /workflows/:workflowId/runs/:runId/cancel  {"message":"Workflow run cancelled"}

@@ -248,3 +248,62 @@ func TestWorkflowObserveFollowsALiveRun(t *testing.T) {
 		t.Errorf("observed from 1:\n%q\nwant the stream's records from 1:\n%q", got, want)
 	}
 }
+
+// TestWorkflowResumeStreamDisconnectDetaches: a client that drops
+// resume-stream mid-run detaches too; the resumed run goes on, and the
+// run's log holds the suspended execution, then the resumed one, to its
+// finish.
+func TestWorkflowResumeStreamDisconnectDetaches(t *testing.T) {
+	release := make(chan struct{})
+	var once sync.Once
+	releaseOnce := func() { once.Do(func() { close(release) }) }
+	defer releaseOnce()
+	ask := workflows.NewStep(workflows.StepConfig[wfIn, wfIn]{ID: "ask", ResumeSchema: workflows.MustSchemaFor[wfApproval](),
+		Execute: func(ctx workflows.StepContext, in wfIn) (wfIn, error) {
+			if ctx.ResumeData() == nil {
+				return wfIn{}, ctx.Suspend(map[string]int{"n": in.N})
+			}
+			return in, nil
+		}})
+	wf := workflows.New(workflows.Config{ID: "ask-then-gate"}).Then(ask).Then(gatedWorkflow("inner", release).AsStep())
+	if err := wf.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	f := newFixture(t, withRegistry(func(c *mastra.Config) { c.Workflows = map[string]*workflows.Workflow{"ask-then-gate": wf} }))
+	if resp, body := f.do(t, "POST", "/api/workflows/ask-then-gate/stream?runId=rs-1", `{"inputData":{"n":1}}`); resp.StatusCode != 200 {
+		t.Fatalf("stream: %d %s", resp.StatusCode, body)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	req, _ := http.NewRequestWithContext(ctx, "POST", f.ts.URL+"/api/workflows/ask-then-gate/resume-stream?runId=rs-1", strings.NewReader(`{"resumeData":{"ok":true}}`))
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := f.ts.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	readRecords(t, bufio.NewReader(resp.Body), 3) // start, ask's start and result
+	cancel()
+	_ = resp.Body.Close()
+	time.Sleep(50 * time.Millisecond)
+	releaseOnce()
+	_, body := f.do(t, "POST", "/api/workflows/ask-then-gate/observe?runId=rs-1", "")
+	got := strings.Join(chunkTypes(splitRecords(t, body)), " ")
+	want := "workflow-start workflow-step-start workflow-step-suspended workflow-finish " +
+		"workflow-start workflow-step-start workflow-step-result workflow-step-start workflow-step-result workflow-finish"
+	if got != want || !bytes.Contains(body, []byte(`"workflowStatus":"success"`)) {
+		t.Errorf("observed after the dropped resume: %s\n%s", got, body)
+	}
+}
+
+// TestWorkflowObserveAsSSE: on Accept: text/event-stream, observe
+// answers the run's chunks as SSE frames, then [DONE].
+func TestWorkflowObserveAsSSE(t *testing.T) {
+	f := newFixture(t, withDoubleWorkflow())
+	if resp, body := f.do(t, "POST", "/api/workflows/double-workflow/stream?runId=sse-1", `{"inputData":{"n":1}}`); resp.StatusCode != 200 {
+		t.Fatalf("stream: %d %s", resp.StatusCode, body)
+	}
+	resp, body := f.do(t, "POST", "/api/workflows/double-workflow/observe?runId=sse-1&offset=3", "", "Accept", "text/event-stream")
+	if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "text/event-stream" ||
+		!strings.HasPrefix(string(body), `data: {"type":"workflow-finish"`) || !strings.HasSuffix(string(body), "\n\ndata: [DONE]\n\n") {
+		t.Errorf("observe as SSE: %d %s %q", resp.StatusCode, resp.Header.Get("Content-Type"), body)
+	}
+}

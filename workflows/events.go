@@ -2,7 +2,9 @@ package workflows
 
 import (
 	"context"
+	"time"
 
+	"github.com/gomastra/mastra/internal/wire"
 	"github.com/gomastra/mastra/storage"
 	"github.com/gomastra/mastra/stream"
 )
@@ -24,21 +26,17 @@ func (w *Workflow) events() storage.RunEvents {
 // serializes its use.
 type runLog struct {
 	ctx context.Context
-	enc *stream.Encoder
 }
 
 // publish appends c to the run's log, encoded as the /stream route sends
-// it. A failed append leaves that chunk out of the log; the run goes on.
+// it (see encodeChunk). A failed append leaves that chunk out of the log; the run goes on.
 // Nested workflows' inner runs do not log: their parent's log is the
 // one observed.
 func (r *Run) publish(c stream.Chunk) {
 	if r.unlogged || r.log.ctx == nil {
 		return
 	}
-	if r.log.enc == nil {
-		r.log.enc = stream.NewEncoder()
-	}
-	data, err := r.log.enc.Encode(stream.Redact(c))
+	data, err := encodeChunk(c)
 	if err != nil {
 		return
 	}
@@ -52,9 +50,23 @@ func (r *Run) endLog() {
 	if r.unlogged || r.log.ctx == nil {
 		return
 	}
-	_, _ = r.wf.events().AppendEvents(r.log.ctx, r.id, storage.Event{Type: storage.EventEnd})
+	if _, err := r.wf.events().AppendEvents(r.log.ctx, r.id, storage.Event{Type: storage.EventEnd}); err == nil {
+		r.wf.endedLogs.add(time.Now())
+	}
 }
 
 // withoutLog makes a run that keeps no event log (a nested workflow's
 // inner run).
 func withoutLog() RunOption { return func(r *Run) { r.unlogged = true } }
+
+// encodeChunk is c's bytes as a stream.Encoder writes them
+// (wire.UnescapeJS of stream.Marshal): the chunk's own MarshalJSON, which
+// stream.Marshal wraps in a second pass of encoding/json that only
+// checks and copies it.
+func encodeChunk(c stream.Chunk) ([]byte, error) {
+	b, err := c.MarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return wire.UnescapeJS(b), nil
+}

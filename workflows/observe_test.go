@@ -195,3 +195,24 @@ func TestEventRetention(t *testing.T) {
 		t.Errorf("observed the run whose log was removed: %s", types(got))
 	}
 }
+
+// TestOwnEventLogIsBounded: a workflow's own in-memory log (no Events,
+// no Storage that keeps events) keeps about the newest 1000 ended logs,
+// whatever EventRetention, as its in-memory run store keeps the newest
+// 1000 finished runs.
+func TestOwnEventLogIsBounded(t *testing.T) {
+	w := mustCommit(t, New(Config{ID: "many", EventRetention: -1}).Then(addStep("s1", 1)))
+	ctx := context.Background()
+	const runs = maxFinishedInMemory + sweepEvery + 10
+	for i := range runs {
+		if _, err := w.CreateRun(WithRunID("r"+itoa(i))).Start(ctx, num{N: 1}, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got, err := w.localEvents.ReadEvents(ctx, "r0", 0, 0); err != nil || len(got) != 0 {
+		t.Errorf("the oldest run's log: %v, %d events, want it removed", err, len(got))
+	}
+	if got, err := w.localEvents.ReadEvents(ctx, "r"+itoa(runs-1), 0, 0); err != nil || len(got) == 0 {
+		t.Errorf("the newest run's log: %v, want it kept", err)
+	}
+}

@@ -86,7 +86,9 @@ func (s *sweeper) due(retention time.Duration) bool {
 }
 
 // eventRetention is what w's sweep at now removes from its event log:
-// ended logs older than Config.EventRetention, and logs without an end
+// ended logs older than Config.EventRetention (and, in the workflow's
+// own in-memory log, all but about the newest maxFinishedInMemory ended
+// logs), and logs without an end
 // idle for the finished-run retention (at least minIdleEventRetention,
 // so that a long step does not lose its run's log); false when it keeps
 // them all.
@@ -97,6 +99,10 @@ func (w *Workflow) eventRetention(now time.Time) (storage.OldEvents, bool) {
 		old.EndedBefore = now.Add(-DefaultEventRetention)
 	case keep > 0:
 		old.EndedBefore = now.Add(-keep)
+	}
+	// The workflow's own in-memory log keeps the newest ended logs only.
+	if oldest := w.endedLogs.oldest(); w.events() == w.localEvents && oldest.After(old.EndedBefore) {
+		old.EndedBefore = oldest
 	}
 	switch keep := w.cfg.FinishedRunRetention; {
 	case keep == 0:
@@ -130,3 +136,35 @@ const DefaultEventRetention = 5 * time.Minute
 // minIdleEventRetention is the shortest time a log without an end is
 // kept after its last append, whatever Config.FinishedRunRetention.
 const minIdleEventRetention = 24 * time.Hour
+
+// endedRing remembers when the newest maxFinishedInMemory runs of a
+// workflow ended their logs, for the bound of its own in-memory log. It
+// is safe for concurrent use.
+type endedRing struct {
+	mu    sync.Mutex
+	times []time.Time
+	next  int
+}
+
+// add notes that a run's log ended at t.
+func (e *endedRing) add(t time.Time) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if len(e.times) < maxFinishedInMemory {
+		e.times = append(e.times, t)
+		return
+	}
+	e.times[e.next] = t
+	e.next = (e.next + 1) % maxFinishedInMemory
+}
+
+// oldest is when the oldest of the remembered logs ended; zero until
+// maxFinishedInMemory logs have ended.
+func (e *endedRing) oldest() time.Time {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if len(e.times) < maxFinishedInMemory {
+		return time.Time{}
+	}
+	return e.times[e.next]
+}

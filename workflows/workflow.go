@@ -68,7 +68,9 @@ type Config struct {
 	// duration keeps ended logs until something deletes them. A log left
 	// without an end (a suspended run, or a run whose process died) is
 	// removed once nothing has been appended to it for the finished-run
-	// retention (FinishedRunRetention, at least a day). The sweep that removes them is
+	// retention (FinishedRunRetention, at least a day). Without Events
+	// and a Storage that keeps events, the in-process log also keeps
+	// about the newest 1000 ended logs only. The sweep that removes them is
 	// the finished runs' one, and it removes the expired logs of every
 	// run in Events, not only this workflow's.
 	EventRetention time.Duration
@@ -86,6 +88,7 @@ type Workflow struct {
 	// localEvents is the runs' event log when neither Config.Events nor
 	// Config.Storage gives one.
 	localEvents storage.RunEvents
+	endedLogs   endedRing          // when localEvents' newest logs ended
 	registry    tools.RegistrySlot // what steps reach as ctx.Mastra()
 	sweep       sweeper
 	graphCache
