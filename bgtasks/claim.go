@@ -9,21 +9,24 @@ import (
 )
 
 // PickClaims chooses which of the pending tasks (oldest first) a claim
-// takes, given the tasks running now: those that are due at now, within
-// the claim's IDs, while the global and per-agent limits leave a slot,
-// at most c.Max. Stores call it inside the transaction that claims them.
-func PickClaims(c Claim, running, pending []Task, now time.Time) []Task {
-	total := len(running)
+// takes, given how many tasks run now for each agent: those of the
+// claim's IDs, due or not, or without IDs those due at now, while the
+// global and per-agent limits leave a slot, that c.Accept accepts, at
+// most c.Max. Stores call
+// it inside the transaction that claims them.
+func PickClaims(c Claim, running map[string]int, pending []Task, now time.Time) []Task {
+	total := 0
 	perAgent := map[string]int{}
-	for _, t := range running {
-		perAgent[t.AgentID]++
+	for agent, n := range running {
+		perAgent[agent] = n
+		total += n
 	}
 	var picked []Task
 	for _, t := range pending {
 		if c.Max > 0 && len(picked) >= c.Max || c.Global > 0 && total >= c.Global {
 			break
 		}
-		if t.Status != Pending || t.NotBefore.After(now) || len(c.IDs) > 0 && !slices.Contains(c.IDs, t.ID) {
+		if t.Status != Pending || !claimable(c, t, now) || c.Accept != nil && !c.Accept(t) {
 			continue
 		}
 		if limit := c.AgentLimit(t.AgentID); limit > 0 && perAgent[t.AgentID] >= limit {
@@ -34,6 +37,15 @@ func PickClaims(c Claim, running, pending []Task, now time.Time) []Task {
 		perAgent[t.AgentID]++
 	}
 	return picked
+}
+
+// claimable reports whether the claim may take the pending task t: one
+// of its IDs (due or not), or, without IDs, a task due at now.
+func claimable(c Claim, t Task, now time.Time) bool {
+	if len(c.IDs) > 0 {
+		return slices.Contains(c.IDs, t.ID)
+	}
+	return !t.NotBefore.After(now)
 }
 
 // Claimed is t as a claim makes it: Running for c.Owner until
@@ -51,6 +63,7 @@ func KeepIdentity(old, next Task) Task {
 	next.ID, next.CreatedAt = old.ID, old.CreatedAt
 	next.ToolName, next.ToolCallID, next.Args = old.ToolName, old.ToolCallID, old.Args
 	next.AgentID, next.ThreadID, next.ResourceID, next.RunID = old.AgentID, old.ThreadID, old.ResourceID, old.RunID
+	next.Producer = old.Producer
 	return next
 }
 

@@ -46,8 +46,8 @@ type Config struct {
 
 	// Resolve finds a task's executor when Enqueue was given none, or
 	// after a restart, when a Manager takes up a task another process
-	// left (see Resolver). Without it such a task fails with
-	// "No executor registered for this task".
+	// left (see Resolver). Without it such a task fails ("No executor
+	// registered for tool …").
 	Resolve Resolver
 
 	// ProgressThrottle drops a task's progress output that comes sooner
@@ -79,7 +79,7 @@ type Config struct {
 type RetryConfig struct {
 	// MaxRetries is the default retries of a task (default 0).
 	MaxRetries int
-	// RetryDelay is the first wait (default 1s).
+	// RetryDelay is the first wait (default 1s; negative: none).
 	RetryDelay time.Duration
 	// BackoffMultiplier grows the wait (default 2).
 	BackoffMultiplier float64
@@ -117,7 +117,9 @@ func (c Config) withDefaults() Config {
 		c.Backpressure = Queue
 	}
 	c.DefaultTimeout = orDefault(c.DefaultTimeout, DefaultTimeout)
-	c.DefaultRetries.RetryDelay = orDefault(c.DefaultRetries.RetryDelay, time.Second)
+	if c.DefaultRetries.RetryDelay == 0 {
+		c.DefaultRetries.RetryDelay = time.Second
+	}
 	c.DefaultRetries.BackoffMultiplier = orDefault(c.DefaultRetries.BackoffMultiplier, 2)
 	c.DefaultRetries.MaxRetryDelay = orDefault(c.DefaultRetries.MaxRetryDelay, 30*time.Second)
 	if c.Cleanup != nil {
@@ -141,6 +143,9 @@ func orDefault[T int | float64 | time.Duration](v, def T) T {
 
 // retryDelay is the wait before retry number n (from 1).
 func (r RetryConfig) retryDelay(n int) time.Duration {
+	if r.RetryDelay < 0 {
+		return 0
+	}
 	d := float64(r.RetryDelay)
 	for i := 1; i < n; i++ {
 		d *= r.BackoffMultiplier

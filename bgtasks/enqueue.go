@@ -32,6 +32,14 @@ func (m *Manager) Enqueue(ctx context.Context, p TaskPayload, hooks *Hooks) (Enq
 		m.mu.Lock()
 		m.hooks[task.ID] = hooks
 		m.mu.Unlock()
+		if hooks.Executor != nil {
+			task.Producer = m.cfg.Owner
+		}
+	}
+	if m.cfg.Backpressure != Queue {
+		// Held from dispatchers until enqueueNow's own claim decides;
+		// should this process die first, it runs after the hold.
+		task.NotBefore = time.Now().Add(m.cfg.Lease)
 	}
 	if err := m.store.CreateTask(ctx, task); err != nil {
 		m.dropHooks(task.ID)
@@ -39,10 +47,27 @@ func (m *Manager) Enqueue(ctx context.Context, p TaskPayload, hooks *Hooks) (Enq
 	}
 	task.Version = 1
 	if m.cfg.Backpressure == Queue {
-		m.kick()
+		m.claimNow(ctx, task.ID)
 		return EnqueueResult{Task: task}, nil
 	}
 	return m.enqueueNow(ctx, task)
+}
+
+// claimNow starts the new task here at once when a slot is free, as
+// Mastra dispatches it at once; else it waits in the queue. Before
+// Start it only wakes the dispatcher.
+func (m *Manager) claimNow(ctx context.Context, id string) {
+	m.mu.Lock()
+	started := m.started && !m.shutting
+	m.mu.Unlock()
+	if started {
+		if claimed, err := m.store.ClaimTasks(ctx, m.claim([]string{id})); err == nil {
+			for _, t := range claimed {
+				m.startExecution(t)
+			}
+		}
+	}
+	m.kick()
 }
 
 // enqueueNow claims the new task at once, or applies the Reject or
@@ -99,7 +124,7 @@ func (m *Manager) Cancel(ctx context.Context, id string) error {
 	for {
 		t, err := m.store.GetTask(ctx, id)
 		if errors.Is(err, storage.ErrNotFound) {
-			return fmt.Errorf("Task not found: %s: %w", id, storage.ErrNotFound)
+			return fmt.Errorf("%w: %w", mastraText("Task not found: "+id), storage.ErrNotFound)
 		}
 		if err != nil {
 			return fmt.Errorf("bgtasks: cancel: %w", err)
@@ -134,13 +159,13 @@ func (m *Manager) Resume(ctx context.Context, id string, data any) error {
 	for {
 		t, err := m.store.GetTask(ctx, id)
 		if errors.Is(err, storage.ErrNotFound) {
-			return fmt.Errorf("Task not found: %s: %w", id, storage.ErrNotFound)
+			return fmt.Errorf("%w: %w", mastraText("Task not found: "+id), storage.ErrNotFound)
 		}
 		if err != nil {
 			return fmt.Errorf("bgtasks: resume: %w", err)
 		}
 		if t.Status != Suspended {
-			return fmt.Errorf("Cannot resume task in status '%s'", t.Status)
+			return mastraText(fmt.Sprintf("Cannot resume task in status '%s'", t.Status))
 		}
 		t.Status, t.ResumeData, t.SuspendPayload = Pending, raw, nil
 		if _, err = m.store.UpdateTask(ctx, t); errors.Is(err, storage.ErrConflict) {
@@ -162,6 +187,9 @@ func (m *Manager) GetTask(ctx context.Context, id string) (Task, error) {
 // ListTasks returns the tasks filter selects, and how many in all.
 func (m *Manager) ListTasks(ctx context.Context, filter Filter) (TaskList, error) {
 	tasks, total, err := m.store.ListTasks(ctx, filter)
+	if tasks == nil {
+		tasks = []Task{}
+	}
 	return TaskList{Tasks: tasks, Total: total}, err
 }
 

@@ -34,18 +34,39 @@ func (m *Manager) execute(ctx context.Context, t Task) {
 	ex := m.executorOf(ctx, t)
 	if ex == nil {
 		m.leave(ctx, t.ID)
-		m.finish(t, outcome{err: errors.New("No executor registered for this task"), final: true})
+		m.finish(t, outcome{err: noExecutor(t.ToolName), final: true})
 		return
 	}
 	call := &Call{Task: t.Clone(), Args: t.Args, ResumeData: t.ResumeData, progress: m.progressOf(t)}
 	runCtx, stop := context.WithTimeoutCause(ctx, t.Timeout, errTimeout)
-	result, err := runExecutor(runCtx, ex, call)
-	stop()
-	cause := m.leave(ctx, t.ID)
-	if cause == nil && errors.Is(context.Cause(runCtx), errTimeout) {
-		cause = errTimeout
+	defer stop()
+	o := awaitExecutor(runCtx, ex, call)
+	if cause := m.leave(ctx, t.ID); cause != nil {
+		o.cause = cause
+	} else if o.err != nil && errors.Is(context.Cause(runCtx), errTimeout) {
+		o.cause = errTimeout // the executor failed because of its deadline
 	}
-	m.finish(t, outcome{result: result, err: err, cause: cause, call: call})
+	m.finish(t, o)
+}
+
+// awaitExecutor runs the executor and returns its outcome, or, when
+// ctx ends first (timeout, cancellation, shutdown), the outcome of that
+// without waiting for the executor: the deadline decides, and an
+// executor that ignores ctx cannot hold the task or its slot. What it
+// returns later is dropped.
+func awaitExecutor(ctx context.Context, ex Executor, call *Call) outcome {
+	done := make(chan outcome, 1)
+	go func() {
+		result, err := runExecutor(ctx, ex, call)
+		done <- outcome{result: result, err: err, call: call}
+	}()
+	select {
+	case o := <-done:
+		return o
+	case <-ctx.Done():
+		cause := context.Cause(ctx)
+		return outcome{err: cause, cause: cause}
+	}
 }
 
 // leave removes the task's execution from the active ones and returns
@@ -59,6 +80,14 @@ func (m *Manager) leave(ctx context.Context, id string) error {
 		return nil
 	}
 	return context.Cause(ctx)
+}
+
+// noExecutor is the error of a task no executor was found for, in
+// Mastra's words.
+func noExecutor(toolName string) error {
+	return mastraText(fmt.Sprintf("No executor registered for tool %q. "+
+		"Register the tool on Mastra (so workers can resolve it cross-process) "+
+		"or run the task in the same process as the producer.", toolName))
 }
 
 // runExecutor calls the executor, turning a panic into an error.

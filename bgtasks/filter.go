@@ -44,7 +44,7 @@ func (t Task) date(c DateColumn) time.Time {
 // Sort orders tasks as filter says: by its OrderBy date (a task without
 // it first), ties by ID, ascending unless Descending.
 func (f Filter) Sort(tasks []Task) {
-	slices.SortStableFunc(tasks, func(a, b Task) int {
+	slices.SortFunc(tasks, func(a, b Task) int {
 		c := cmp.Or(a.date(f.OrderBy).Compare(b.date(f.OrderBy)), cmp.Compare(a.ID, b.ID))
 		if f.Descending {
 			return -c

@@ -131,8 +131,23 @@ func (m *Manager) claim(ids []string) Claim {
 	return Claim{
 		Owner: m.cfg.Owner, LeaseUntil: time.Now().Add(m.cfg.Lease),
 		Global: m.cfg.GlobalConcurrency, PerAgent: m.cfg.PerAgentConcurrency,
-		AgentLimits: m.cfg.AgentConcurrency, IDs: ids,
+		AgentLimits: m.cfg.AgentConcurrency, IDs: ids, Accept: m.canRun,
 	}
+}
+
+// canRun says which pending tasks this Manager claims: its own, those of
+// no producer, and those it can resolve an executor for. A task another
+// Manager enqueued with an executor of its own is left to that one,
+// unless this one can run it too.
+func (m *Manager) canRun(t Task) bool {
+	if t.Producer == "" || t.Producer == m.cfg.Owner {
+		return true
+	}
+	if m.cfg.Resolve == nil {
+		return false
+	}
+	_, ok := m.cfg.Resolve(m.base, t)
+	return ok
 }
 
 // renewLeases extends the leases of this Manager's Running tasks and

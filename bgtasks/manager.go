@@ -9,7 +9,13 @@ import (
 
 // ErrConcurrencyLimit is the error (wrapped) of an Enqueue the Reject
 // backpressure refused.
-var ErrConcurrencyLimit = errors.New("Concurrency limit reached")
+var ErrConcurrencyLimit error = mastraText("Concurrency limit reached")
+
+// mastraText is an error whose text is Mastra's, word for word (a
+// sentence, capitalized as Mastra writes it).
+type mastraText string
+
+func (e mastraText) Error() string { return string(e) }
 
 // ErrShuttingDown is the error of an Enqueue after Shutdown began.
 var ErrShuttingDown = errors.New("BackgroundTaskManager is shutting down, cannot enqueue new tasks")
@@ -39,10 +45,11 @@ type EnqueueResult struct {
 	FallbackToSync bool
 }
 
-// TaskList is a page of tasks and how many the filter selects in all.
+// TaskList is a page of tasks and how many the filter selects in all;
+// its JSON is Mastra's {"tasks": [...], "total": n}.
 type TaskList struct {
-	Tasks []Task
-	Total int
+	Tasks []Task `json:"tasks"`
+	Total int    `json:"total"`
 }
 
 // StreamFilter selects the tasks whose events Stream yields: those of

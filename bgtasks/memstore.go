@@ -1,6 +1,7 @@
 package bgtasks
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -13,12 +14,44 @@ import (
 // NewMemoryStore returns a Store kept in this process's memory, for
 // Managers of this process only. It keeps every contract of Store.
 func NewMemoryStore() Store {
-	return &memoryStore{tasks: map[string]Task{}}
+	return &memoryStore{tasks: map[string]Task{}, pending: map[string]struct{}{}, running: map[string]int{}}
 }
 
+// memoryStore keeps the tasks by id, with an index of the pending ones
+// and the count of running ones per agent, so that a claim costs the
+// pending tasks, not all the tasks kept.
 type memoryStore struct {
-	mu    sync.Mutex
-	tasks map[string]Task
+	mu      sync.Mutex
+	tasks   map[string]Task
+	pending map[string]struct{}
+	running map[string]int // by agent
+}
+
+// put stores t, keeping the index and counts.
+func (s *memoryStore) put(t Task) {
+	s.remove(t.ID)
+	s.tasks[t.ID] = t
+	switch t.Status {
+	case Pending:
+		s.pending[t.ID] = struct{}{}
+	case Running:
+		s.running[t.AgentID]++
+	}
+}
+
+// remove deletes the task, keeping the index and counts.
+func (s *memoryStore) remove(id string) {
+	old, ok := s.tasks[id]
+	if !ok {
+		return
+	}
+	delete(s.tasks, id)
+	delete(s.pending, id)
+	if old.Status == Running {
+		if s.running[old.AgentID]--; s.running[old.AgentID] == 0 {
+			delete(s.running, old.AgentID)
+		}
+	}
 }
 
 func (s *memoryStore) CreateTask(_ context.Context, t Task) error {
@@ -32,7 +65,7 @@ func (s *memoryStore) CreateTask(_ context.Context, t Task) error {
 	}
 	t = t.Clone()
 	t.Version = 1
-	s.tasks[t.ID] = t
+	s.put(t)
 	return nil
 }
 
@@ -58,7 +91,7 @@ func (s *memoryStore) UpdateTask(_ context.Context, t Task) (Task, error) {
 	}
 	t = KeepIdentity(old, t.Clone())
 	t.Version = old.Version + 1
-	s.tasks[t.ID] = t
+	s.put(t)
 	return t.Clone(), nil
 }
 
@@ -85,7 +118,7 @@ func (s *memoryStore) DeleteTasks(_ context.Context, f Filter) (int, error) {
 	defer s.mu.Unlock()
 	doomed := s.selectLocked(f)
 	for _, t := range doomed {
-		delete(s.tasks, t.ID)
+		s.remove(t.ID)
 	}
 	return len(doomed), nil
 }
@@ -93,7 +126,7 @@ func (s *memoryStore) DeleteTasks(_ context.Context, f Filter) (int, error) {
 func (s *memoryStore) DeleteTask(_ context.Context, id string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	delete(s.tasks, id)
+	s.remove(id)
 	return nil
 }
 
@@ -101,16 +134,41 @@ func (s *memoryStore) ClaimTasks(_ context.Context, c Claim) ([]Task, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	now := time.Now().UTC()
-	running := s.selectLocked(Filter{Status: []Status{Running}})
-	pending := s.selectLocked(Filter{Status: []Status{Pending}})
-	Filter{}.Sort(pending)
-	picked := PickClaims(c, running, pending, now)
+	picked := PickClaims(c, s.running, s.pendingOldestFirst(c.IDs), now)
 	for i, t := range picked {
 		t = Claimed(t, c, now)
-		s.tasks[t.ID] = t
+		s.put(t)
 		picked[i] = t.Clone()
 	}
 	return picked, nil
+}
+
+// pendingOldestFirst returns the pending tasks, those of ids when not
+// empty, oldest first (ties by id). It sorts their keys, not the tasks,
+// which are large.
+func (s *memoryStore) pendingOldestFirst(ids []string) []Task {
+	type key struct {
+		created time.Time
+		id      string
+	}
+	var keys []key
+	if len(ids) > 0 {
+		for _, id := range ids {
+			if _, ok := s.pending[id]; ok {
+				keys = append(keys, key{s.tasks[id].CreatedAt, id})
+			}
+		}
+	} else {
+		for id := range s.pending {
+			keys = append(keys, key{s.tasks[id].CreatedAt, id})
+		}
+	}
+	slices.SortFunc(keys, func(a, b key) int { return cmp.Or(a.created.Compare(b.created), cmp.Compare(a.id, b.id)) })
+	pending := make([]Task, len(keys))
+	for i, k := range keys {
+		pending[i] = s.tasks[k.id]
+	}
+	return pending
 }
 
 func (s *memoryStore) RenewLeases(_ context.Context, owner string, until time.Time) ([]string, error) {

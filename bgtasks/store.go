@@ -21,8 +21,8 @@ type Store interface {
 	// UpdateTask replaces the task's record by task, when the stored
 	// Version is task.Version (else ErrConflict; ErrNotFound when there
 	// is none), and returns the record as stored, its Version one more.
-	// ID, CreatedAt and the call's identity (tool, agent, thread,
-	// resource, run, args) never change.
+	// ID, CreatedAt, Producer and the call's identity (tool, agent,
+	// thread, resource, run, args) never change.
 	UpdateTask(ctx context.Context, task Task) (Task, error)
 	// ListTasks returns the tasks filter selects, ordered and paged as
 	// it says, and how many it selects in all (before paging).
@@ -38,9 +38,10 @@ type Store interface {
 	// created first (ties by ID), skipping tasks whose NotBefore is
 	// still ahead, while fewer than claim.Global tasks are Running in
 	// the store and fewer than the agent's limit are Running for the
-	// task's agent, and at most claim.Max of them (all it may when
-	// Max <= 0). A claimed task gets Owner, LeaseUntil, StartedAt now
-	// and its Version one more. With claim.IDs it claims only those.
+	// task's agent, that claim.Accept accepts, and at most claim.Max of
+	// them (all it may when Max <= 0). A claimed task gets Owner,
+	// LeaseUntil, StartedAt now and its Version one more. With
+	// claim.IDs it claims only those, due or not.
 	ClaimTasks(ctx context.Context, claim Claim) ([]Task, error)
 	// RenewLeases sets LeaseUntil to until on every Running task owner
 	// holds, and returns their ids: a task owner thinks it runs but
@@ -63,6 +64,9 @@ type Claim struct {
 	Max int
 	// IDs restricts the claim to these tasks, when not empty.
 	IDs []string
+	// Accept, when not nil, says which tasks the claimant can run; the
+	// others are left pending for another.
+	Accept func(Task) bool
 }
 
 // AgentLimit returns the bound of Running tasks for agentID.

@@ -100,32 +100,39 @@ func (m *Manager) publish(e Event) {
 
 // Stream yields the lifecycle events of the tasks filter selects, for
 // dashboards: first a TypeRunning event for each task Running now (its
-// snapshot), then every event this Manager publishes, until ctx ends
-// (then it ends without an error) or the reader stops. Events of tasks
-// run by other processes are not seen live. A store error ends it with
-// the error.
+// snapshot), then the events of each task's changes, until ctx ends
+// (then it ends without an error) or the reader stops. The events this
+// Manager publishes come at once; the changes other processes sharing
+// the store make are read from it every Config.PollInterval (their
+// record's new state: no output events). Each state of a task is
+// yielded once. A store error ends it with the error.
 func (m *Manager) Stream(ctx context.Context, filter StreamFilter) iter.Seq2[Event, error] {
 	return func(yield func(Event, error) bool) {
 		sub, remove := m.subs.add(filter)
 		defer remove()
-		running, _, err := m.store.ListTasks(ctx, Filter{
-			Status: []Status{Running}, AgentID: filter.AgentID, RunID: filter.RunID,
-			ThreadID: filter.ThreadID, ResourceID: filter.ResourceID,
-		})
+		st := &streamState{filter: filter, seen: map[string]int64{}, started: time.Now()}
+		snapshot, err := st.read(ctx, m.store, Filter{Status: []Status{Running}})
 		if err != nil {
 			yield(Event{}, err)
 			return
 		}
-		for _, t := range running {
-			if filter.matches(t) && !yield(Event{Type: TypeRunning, Task: t}, nil) {
-				return
-			}
+		if !st.yieldAll(snapshot, yield) {
+			return
 		}
+		poll := time.NewTicker(m.cfg.PollInterval)
+		defer poll.Stop()
 		for ctx.Err() == nil {
-			for _, e := range sub.take(ctx, nil) {
-				if !yield(e, nil) {
+			events := sub.take(ctx, poll.C)
+			if time.Since(st.polled) >= m.cfg.PollInterval && ctx.Err() == nil {
+				changed, err := st.poll(ctx, m.store)
+				if err != nil {
+					yield(Event{}, err)
 					return
 				}
+				events = append(events, changed...)
+			}
+			if !st.yieldAll(events, yield) {
+				return
 			}
 		}
 	}

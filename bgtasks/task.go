@@ -77,6 +77,10 @@ type Task struct {
 	Version int64
 	// Owner is the Manager executing the task (Running only).
 	Owner string
+	// Producer is the Manager whose Enqueue gave the task an executor
+	// of its own (Hooks.Executor), empty otherwise: another Manager
+	// claims such a task only when it can resolve an executor for it.
+	Producer string
 	// LeaseUntil is when a Running task's claim lapses unless its owner
 	// renews it: after it, any Manager may take the task up again.
 	LeaseUntil time.Time

@@ -117,6 +117,44 @@ var migrations = [][]string{
 			PRIMARY KEY (run_id, idx)
 		)`,
 	},
+	// 5: background tasks (package bgtasks), one row each. Claims take
+	// pending tasks oldest first (status, created_at) under an advisory
+	// lock; the running ones are counted per agent and their leases
+	// checked; cleanup goes by completed_at. JSON values and the error
+	// are text, NULL when absent; a time absent is NULL.
+	{
+		`CREATE TABLE mastra_background_tasks (
+			id              text PRIMARY KEY,
+			status          text NOT NULL,
+			tool_name       text NOT NULL DEFAULT '',
+			tool_call_id    text NOT NULL DEFAULT '',
+			args            text,
+			agent_id        text NOT NULL DEFAULT '',
+			thread_id       text NOT NULL DEFAULT '',
+			resource_id     text NOT NULL DEFAULT '',
+			run_id          text NOT NULL DEFAULT '',
+			result          text,
+			error           text,
+			suspend_payload text,
+			resume_data     text,
+			created_at      timestamptz NOT NULL,
+			started_at      timestamptz,
+			completed_at    timestamptz,
+			suspended_at    timestamptz,
+			retry_count     integer NOT NULL DEFAULT 0,
+			max_retries     integer NOT NULL DEFAULT 0,
+			timeout_ms      bigint NOT NULL DEFAULT 0,
+			version         bigint NOT NULL,
+			owner           text NOT NULL DEFAULT '',
+			lease_until     timestamptz,
+			not_before      timestamptz,
+			producer        text NOT NULL DEFAULT ''
+		)`,
+		`CREATE INDEX mastra_background_tasks_status_idx ON mastra_background_tasks (status, created_at, id)`,
+		`CREATE INDEX mastra_background_tasks_run_idx ON mastra_background_tasks (run_id, created_at)`,
+		`CREATE INDEX mastra_background_tasks_agent_idx ON mastra_background_tasks (agent_id, status)`,
+		`CREATE INDEX mastra_background_tasks_completed_idx ON mastra_background_tasks (completed_at)`,
+	},
 }
 
 // migrate brings the database's schema to the newest version

@@ -123,6 +123,44 @@ var migrations = [][]string{
 			PRIMARY KEY (run_id, idx)
 		) WITHOUT ROWID`,
 	},
+	// 5: background tasks (package bgtasks), one row each. Claims take
+	// pending tasks oldest first (status, created_at); the running ones
+	// are counted per agent and their leases checked (status, lease);
+	// cleanup goes by completed_at. JSON values and the error are TEXT,
+	// NULL when absent; a time absent is NULL.
+	{
+		`CREATE TABLE mastra_background_tasks (
+			id              TEXT PRIMARY KEY,
+			status          TEXT NOT NULL,
+			tool_name       TEXT NOT NULL DEFAULT '',
+			tool_call_id    TEXT NOT NULL DEFAULT '',
+			args            TEXT,
+			agent_id        TEXT NOT NULL DEFAULT '',
+			thread_id       TEXT NOT NULL DEFAULT '',
+			resource_id     TEXT NOT NULL DEFAULT '',
+			run_id          TEXT NOT NULL DEFAULT '',
+			result          TEXT,
+			error           TEXT,
+			suspend_payload TEXT,
+			resume_data     TEXT,
+			created_at      INTEGER NOT NULL,
+			started_at      INTEGER,
+			completed_at    INTEGER,
+			suspended_at    INTEGER,
+			retry_count     INTEGER NOT NULL DEFAULT 0,
+			max_retries     INTEGER NOT NULL DEFAULT 0,
+			timeout_ms      INTEGER NOT NULL DEFAULT 0,
+			version         INTEGER NOT NULL,
+			owner           TEXT NOT NULL DEFAULT '',
+			lease_until     INTEGER,
+			not_before      INTEGER,
+			producer        TEXT NOT NULL DEFAULT ''
+		)`,
+		`CREATE INDEX mastra_background_tasks_status_idx ON mastra_background_tasks (status, created_at, id)`,
+		`CREATE INDEX mastra_background_tasks_run_idx ON mastra_background_tasks (run_id, created_at)`,
+		`CREATE INDEX mastra_background_tasks_agent_idx ON mastra_background_tasks (agent_id, status)`,
+		`CREATE INDEX mastra_background_tasks_completed_idx ON mastra_background_tasks (completed_at)`,
+	},
 }
 
 // migrate brings db's schema to the newest version (sqlstore.Migrate),

@@ -1,0 +1,41 @@
+package bgtasks_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/gomastra/mastra/bgtasks"
+)
+
+// claimingStore claims every pending task for another Manager right
+// after each CreateTask, as a dispatcher polling at that moment does.
+type claimingStore struct{ bgtasks.Store }
+
+func (s claimingStore) CreateTask(ctx context.Context, t bgtasks.Task) error {
+	if err := s.Store.CreateTask(ctx, t); err != nil {
+		return err
+	}
+	_, err := s.Store.ClaimTasks(ctx, bgtasks.Claim{Owner: "other", LeaseUntil: time.Now().Add(time.Minute)})
+	return err
+}
+
+// TestRejectEnqueueKeepsTasksOthersClaimed: an Enqueue under the Reject
+// or FallbackSync backpressure claims its new task itself; a dispatcher
+// must not claim it in between (the Enqueue would then drop a task that
+// runs).
+func TestRejectEnqueueKeepsTasksOthersClaimed(t *testing.T) {
+	for _, mode := range []bgtasks.Backpressure{bgtasks.Reject, bgtasks.FallbackSync} {
+		store := claimingStore{bgtasks.NewMemoryStore()}
+		m := start(t, bgtasks.Config{Store: store, Backpressure: mode})
+		res, err := m.Enqueue(context.Background(), payload("a", "c1"), &bgtasks.Hooks{
+			Executor: bgtasks.ExecutorFunc(func(context.Context, *bgtasks.Call) (any, error) { return 1, nil }),
+		})
+		if err != nil || res.FallbackToSync {
+			t.Fatalf("%s: Enqueue with free slots = %+v, %v", mode, res, err)
+		}
+		if got := wait(t, m, res.Task.ID); got.Status != bgtasks.Completed {
+			t.Errorf("%s: task %s", mode, got.Status)
+		}
+	}
+}

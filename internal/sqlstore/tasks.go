@@ -1,0 +1,79 @@
+package sqlstore
+
+import (
+	"strings"
+	"time"
+
+	"github.com/gomastra/mastra/bgtasks"
+)
+
+// TaskColumns are the columns of mastra_background_tasks, in the order
+// the backends scan them.
+const TaskColumns = `id, status, tool_name, tool_call_id, args, agent_id, thread_id, resource_id, run_id,
+	result, error, suspend_payload, resume_data, created_at, started_at, completed_at, suspended_at,
+	retry_count, max_retries, timeout_ms, version, owner, lease_until, not_before, producer`
+
+// TaskFilter returns the WHERE clause on mastra_background_tasks that
+// selects the tasks f selects, " WHERE ..." (with its leading space) or
+// "" when f selects every task, and its arguments, the clause's
+// parameters 1 to len(args); at binds a time as stored. Order and
+// paging are left to the caller (TaskOrder).
+func TaskFilter[T any](f bgtasks.Filter, p Placeholders, at func(time.Time) T) (where string, args []any) {
+	var conds []string
+	param := func(arg any) string {
+		args = append(args, arg)
+		return p.Param(len(args))
+	}
+	if len(f.Status) > 0 {
+		var ps []string
+		for _, s := range f.Status {
+			ps = append(ps, param(string(s)))
+		}
+		conds = append(conds, "status IN ("+strings.Join(ps, ", ")+")")
+	}
+	for _, c := range []struct{ col, val string }{
+		{"agent_id", f.AgentID}, {"thread_id", f.ThreadID}, {"resource_id", f.ResourceID},
+		{"tool_name", f.ToolName}, {"run_id", f.RunID}, {"owner", f.Owner},
+	} {
+		if c.val != "" {
+			conds = append(conds, c.col+" = "+param(c.val))
+		}
+	}
+	if !f.LeaseBefore.IsZero() {
+		conds = append(conds, "status = 'running' AND lease_until < "+param(at(f.LeaseBefore)))
+	}
+	col := TaskDateColumn(f.DateFilterBy)
+	if !f.FromDate.IsZero() {
+		conds = append(conds, col+" >= "+param(at(f.FromDate)))
+	}
+	if !f.ToDate.IsZero() {
+		conds = append(conds, col+" < "+param(at(f.ToDate)))
+	}
+	if len(conds) > 0 {
+		where = " WHERE " + strings.Join(conds, " AND ")
+	}
+	return where, args
+}
+
+// TaskDateColumn is the column of the date c names (created_at by
+// default).
+func TaskDateColumn(c bgtasks.DateColumn) string {
+	switch c {
+	case bgtasks.ByStartedAt:
+		return "started_at"
+	case bgtasks.ByCompletedAt:
+		return "completed_at"
+	}
+	return "created_at"
+}
+
+// TaskOrder is the ORDER BY clause of f (with its leading space): its
+// date, a task without it first, ties by id, ascending unless
+// f.Descending.
+func TaskOrder(f bgtasks.Filter) string {
+	col := TaskDateColumn(f.OrderBy)
+	if f.Descending {
+		return " ORDER BY " + col + " DESC NULLS LAST, id DESC"
+	}
+	return " ORDER BY " + col + " ASC NULLS FIRST, id ASC"
+}
