@@ -142,6 +142,11 @@ type Agent struct {
 	subThreads threadLocks
 	// background is the agent's background-task manager, if any.
 	background backgroundSlot
+	// log keeps the runs' events; active are the runs executing here;
+	// sweep paces the removal of old logs.
+	log    eventLog
+	active activeRuns
+	sweep  sweeper
 }
 
 // New returns an agent. It reports an error for a missing id or model,
@@ -169,7 +174,7 @@ func New(cfg Config) (*Agent, error) {
 	if err := checkWorkflows(cfg.Workflows); err != nil {
 		return nil, fmt.Errorf("agent %s: %w", cfg.ID, err)
 	}
-	a := &Agent{cfg: cfg, agentTools: tools.Set{}, signalTools: tools.Set{}, processors: append([]StepProcessor(nil), cfg.Processors...), local: storage.NewMemoryRuns()}
+	a := &Agent{cfg: cfg, agentTools: tools.Set{}, signalTools: tools.Set{}, processors: append([]StepProcessor(nil), cfg.Processors...), local: storage.NewMemoryRuns(), log: eventLogOf(cfg)}
 	for _, sig := range cfg.Signals {
 		for k, t := range sig.Tools() {
 			a.signalTools[k] = t

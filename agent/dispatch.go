@@ -38,7 +38,8 @@ type event struct {
 //
 // A tool that ignores its context is not waited for once the run's
 // context ends (its goroutine ends when the tool returns, delivering to
-// no one).
+// no one) — unless the run was aborted: an abort ends the calls in
+// flight as they end, keeping their outcomes, and starts no other.
 func (r *run) dispatch(resume *resumeInput, record func(callOutcome), held *[]stream.Chunk) iter.Seq[stream.Chunk] {
 	return func(yield func(stream.Chunk) bool) {
 		calls := r.state.Pending.Calls
@@ -48,13 +49,18 @@ func (r *run) dispatch(resume *resumeInput, record func(callOutcome), held *[]st
 		defer close(done)
 		r.startCalls(todo, calls, resume, events, done)
 		order := newCallOrder(len(calls), todo)
+		stop := r.ctx.Done()
 		for {
 			var ev event
 			var ok bool
 			select {
 			case ev, ok = <-events:
-			case <-r.ctx.Done():
-				return
+			case <-stop:
+				if !r.aborted() {
+					return
+				}
+				stop = nil // an aborted run keeps the outcomes of its calls in flight
+				continue
 			}
 			if !ok {
 				return

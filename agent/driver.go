@@ -73,7 +73,9 @@ func (a *Agent) Stream(ctx context.Context, input any, opts ...Option) iter.Seq2
 			return
 		}
 		defer r.cancel(nil)
-		r.begin(r.sinkOf(yield), msgs)
+		out, end := r.live(r.sinkOf(yield))
+		defer end()
+		r.begin(out, msgs)
 	}
 }
 

@@ -25,10 +25,12 @@ func (a *Agent) Generate(ctx context.Context, input any, opts ...Option) (*Outpu
 func (r *run) drain(ctx context.Context, body func(out sink)) (*Output, error) {
 	defer r.cancel(nil)
 	var chunks []stream.Chunk
-	body(func(c stream.Chunk) bool {
+	publishing, end := r.live(func(c stream.Chunk) bool {
 		chunks = append(chunks, c)
 		return true
 	})
+	body(publishing)
+	end()
 	out := r.output()
 	out.Chunks = chunks
 	if r.result.err != nil {

@@ -28,7 +28,9 @@ func (r *run) modelStep(out sink) bool {
 		err = r.callModel(out, messages, choice, &a)
 	}
 	if err != nil {
-		if r.stopped() || r.ctx.Err() != nil {
+		if r.aborted() {
+			r.finish(out, finishAbort)
+		} else if r.stopped() || r.ctx.Err() != nil {
 			r.abort(out)
 		} else {
 			r.fail(out, err)

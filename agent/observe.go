@@ -40,3 +40,94 @@ func (e *OffsetError) Error() string {
 func (a *Agent) Observe(ctx context.Context, runID string, offset int64) iter.Seq2[RunEvent, error] {
 	return a.observe(ctx, runID, offset)
 }
+
+// observeBatch is how many events Observe reads at a time.
+const observeBatch = 256
+
+func (a *Agent) observe(ctx context.Context, runID string, offset int64) iter.Seq2[RunEvent, error] {
+	return func(yield func(RunEvent, error) bool) {
+		if offset < 0 {
+			yield(RunEvent{}, &OffsetError{RunID: runID, Offset: offset, Count: -1})
+			return
+		}
+		next, live, pausedLast := offset, false, false
+		for {
+			events, err := a.log.read(ctx, runID, next, observeBatch)
+			if err != nil {
+				yield(RunEvent{}, err)
+				return
+			}
+			if len(events) == 0 && next == offset && !live {
+				if done, err := a.checkOffset(ctx, runID, offset); done || err != nil {
+					if err != nil {
+						yield(RunEvent{}, err)
+					}
+					return
+				}
+			}
+			if len(events) == 0 && pausedLast {
+				return // the run stopped at its last event and has not gone on
+			}
+			for _, e := range events {
+				if e.Type == eventEnd {
+					return
+				}
+				if e.Type == eventPause {
+					continue
+				}
+				e.Live = live
+				if !yield(e, nil) {
+					return
+				}
+			}
+			if n := len(events); n > 0 {
+				next, pausedLast = events[n-1].Index+1, events[n-1].Type == eventPause
+			}
+			if pausedLast && len(events) < observeBatch {
+				return
+			}
+			if len(events) < observeBatch {
+				if err := a.log.wait(ctx, runID, next-1); err != nil {
+					yield(RunEvent{}, err)
+					return
+				}
+				live = true
+			}
+		}
+	}
+}
+
+// checkOffset decides an offset at or past the end of the run's log as
+// first read: no log at all is ErrRunNotFound; the end of a run that
+// has stopped (ended or paused) ends the reading at once (done); past
+// it is an *OffsetError. A running run's reader waits.
+func (a *Agent) checkOffset(ctx context.Context, runID string, offset int64) (done bool, err error) {
+	all, err := a.log.read(ctx, runID, 0, 0)
+	if err != nil {
+		return false, err
+	}
+	n := int64(len(all))
+	if n == 0 {
+		return false, fmt.Errorf("%w: %s", ErrRunNotFound, runID)
+	}
+	last := all[n-1]
+	if last.Type != eventEnd && last.Type != eventPause {
+		return false, nil
+	}
+	count := n
+	if last.Type == eventEnd {
+		count = n - 1
+	}
+	if offset > count {
+		return false, &OffsetError{RunID: runID, Offset: offset, Count: count}
+	}
+	return true, nil
+}
+
+// OwnerOfRun returns the memory thread and resource the run runID was
+// started for (empty for a run without memory), or ErrRunNotFound when
+// the agent's event log has no such run. A server checks it before it
+// lets a caller observe or abort the run.
+func (a *Agent) OwnerOfRun(ctx context.Context, runID string) (RunOwner, error) {
+	return a.log.owner(ctx, runID)
+}

@@ -89,7 +89,9 @@ func (a *Agent) resumeStream(ctx context.Context, runID string, req resumeReques
 			return
 		}
 		defer r.cancel(nil)
-		r.resume(r.sinkOf(yield), in)
+		out, end := r.live(r.sinkOf(yield))
+		defer end()
+		r.resume(out, in)
 	}
 }
 

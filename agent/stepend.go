@@ -20,7 +20,7 @@ func (r *run) callsStep(out sink, resume *resumeInput) (results []model.ToolResu
 				break
 			}
 		}
-		if r.ctx.Err() != nil {
+		if r.ctx.Err() != nil && !r.aborted() {
 			r.abort(out)
 			return nil, false, false
 		}
@@ -116,7 +116,11 @@ func (r *run) endStep(out sink, results []model.ToolResultPart, client bool) boo
 		}
 	}
 	r.stepFinish(out, continues)
-	if !continues {
+	switch {
+	case r.aborted():
+		r.finish(out, finishAbort)
+		return false
+	case !continues:
 		r.finish(out, reason)
 	}
 	return continues
