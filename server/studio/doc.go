@@ -5,7 +5,9 @@
 // the streaming API, showing text as it streams, tool calls whose
 // arguments fill in live, their results and errors, approval requests
 // (Approve / Decline) and questions a tool asks (ask_user), answered in
-// place.
+// place. Its sidebar lists the background tasks running (or suspended)
+// as the API's task event stream reports them, each with a Cancel
+// button.
 //
 // The page is hand-written HTML, CSS and JavaScript modules embedded in
 // the binary: no Node build, no CDN, no external font. It talks only to
