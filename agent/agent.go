@@ -140,13 +140,13 @@ type Agent struct {
 	registry tools.RegistrySlot // what the agent's tools reach as ctx.Mastra()
 	// subThreads serialises delegations to this agent on one sub-thread.
 	subThreads threadLocks
+	// background is the agent's background-task manager, if any.
+	background backgroundSlot
 	// log keeps the runs' events; active are the runs executing here;
 	// sweep paces the removal of old logs.
 	log    eventLog
 	active activeRuns
 	sweep  sweeper
-	// background is the agent's background-task manager, if any.
-	background backgroundSlot
 }
 
 // New returns an agent. It reports an error for a missing id or model,

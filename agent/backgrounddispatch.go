@@ -3,7 +3,6 @@ package agent
 import (
 	"context"
 	"encoding/json"
-	"errors"
 
 	"github.com/gomastra/mastra/bgtasks"
 	"github.com/gomastra/mastra/model"
@@ -183,7 +182,3 @@ type valueContext struct {
 }
 
 func (v valueContext) Value(key any) any { return v.values.Value(key) }
-
-// errNoManager is the error of a background-task operation of an agent
-// without a manager.
-var errNoManager = errors.New("agent: background tasks are not enabled for this agent (no manager)")

@@ -151,7 +151,9 @@ func TestSubAgentRunsAsABackgroundTask(t *testing.T) {
 
 func TestInjectedResultGoesThroughToModelOutput(t *testing.T) {
 	tool := tools.New(tools.Config[researchIn, researchOut]{ID: "research", Description: "d", Background: &tools.BackgroundConfig{Enabled: true},
-		Execute: func(_ tools.Context, in researchIn) (researchOut, error) { return researchOut{Summary: "all about " + in.Topic}, nil },
+		Execute: func(_ tools.Context, in researchIn) (researchOut, error) {
+			return researchOut{Summary: "all about " + in.Topic}, nil
+		},
 		ToModelOutput: func(_ context.Context, out researchOut) (*model.ToolResultOutput, error) {
 			return tools.TextOutput("summary: " + out.Summary)
 		}})

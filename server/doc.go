@@ -39,6 +39,11 @@
 //	GET  /workflows/:workflowId/runs                ?page&perPage&fromDate&toDate&resourceId&status → {runs, total}
 //	GET  /workflows/:workflowId/runs/:runId         {runId, workflowName, status, createdAt, updatedAt, result?, ...}
 //	POST /workflows/:workflowId/runs/:runId/cancel  {"message":"Workflow run cancelled"}
+//	GET  /background-tasks                          ?agentId&status&runId&threadId&resourceId&toolName&fromDate&toDate&dateFilterBy&orderBy&orderDirection&page&perPage → {tasks, total}
+//	GET  /background-tasks/stream                   ?agentId&runId&threadId&resourceId → SSE of {type, payload} task events
+//	GET  /background-tasks/:backgroundTaskId        the task record (404 "Background task not found")
+//	POST /background-tasks/:backgroundTaskId/cancel {"success":true}
+//	POST /background-tasks/:backgroundTaskId/resume {resumeData} → {"success":true}
 //	GET  /system/api-schema                         the route catalogue (what `mastra api --schema` reads)
 //
 // plus GET / of the prefix ("Hello to the Mastra API!") and GET /health

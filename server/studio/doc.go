@@ -8,7 +8,9 @@
 // place. An answer outlives the page: the page remembers the run it
 // started until the answer is over, and after a reload it shows the
 // message again and follows the run (the agent observe route, from the
-// run's first event) to its end; Stop aborts a thread's run.
+// run's first event) to its end; Stop aborts a thread's run. Its
+// sidebar lists the background tasks running (or suspended) as the
+// API's task event stream reports them, each with a Cancel button.
 //
 // The page is hand-written HTML, CSS and JavaScript modules embedded in
 // the binary: no Node build, no CDN, no external font. It talks only to

@@ -9,6 +9,7 @@ import {renderHome} from './views/home.js';
 import {renderTool} from './views/tool.js';
 import {renderWorkflow} from './views/workflow.js';
 import {ChatView} from './views/chat.js';
+import {watchTasks} from './tasks.js';
 
 const appTitle = document.getElementById('app-title').textContent;
 const main = document.getElementById('main');
@@ -146,4 +147,5 @@ initSettings({
 
 await refreshCatalog();
 await route();
+watchTasks(document.getElementById('nav-tasks'));
 document.body.dataset.ready = 'true';
