@@ -6,13 +6,11 @@ import (
 	"time"
 )
 
-// activeRun is a run executing in this process: how to abort it, and
-// where its current stream starts in its log.
+// activeRun is a run executing in this process, and how to abort it.
 type activeRun struct {
 	runID  string
 	owner  RunOwner
 	cancel context.CancelCauseFunc
-	first  int64 // index of the stream's first event; -1 until known
 }
 
 // activeRuns are the runs executing in this process, by id and by
@@ -56,21 +54,6 @@ func (rs *activeRuns) ofThread(o RunOwner) *activeRun {
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
 	return rs.byThread[o]
-}
-
-func (rs *activeRuns) setFirst(r *activeRun, index int64) {
-	rs.mu.Lock()
-	defer rs.mu.Unlock()
-	r.first = index
-}
-
-func (rs *activeRuns) firstOf(runID string) int64 {
-	rs.mu.Lock()
-	defer rs.mu.Unlock()
-	if r := rs.byID[runID]; r != nil {
-		return r.first
-	}
-	return -1
 }
 
 // retryAfter paces the retries of a failing store.

@@ -45,9 +45,8 @@ type eventLog interface {
 
 // publisher appends one run's events, in order.
 type publisher interface {
-	// publish appends e (its Index and CreatedAt are the log's). It
-	// returns the index e got, or -1 when not known yet.
-	publish(e RunEvent) int64
+	// publish appends e (its Index and CreatedAt are the log's).
+	publish(e RunEvent)
 	// close appends the final event (eventEnd or eventPause) after
 	// every published one and waits until they are in the log.
 	close(final string)
@@ -95,7 +94,7 @@ type memoryPublisher struct {
 	run   *memoryRunLog
 }
 
-func (p *memoryPublisher) publish(e RunEvent) int64 {
+func (p *memoryPublisher) publish(e RunEvent) {
 	m := p.log
 	m.mu.Lock()
 	e.Index, e.CreatedAt = int64(len(p.run.events)), time.Now().UTC()
@@ -103,7 +102,6 @@ func (p *memoryPublisher) publish(e RunEvent) int64 {
 	p.run.updated = e.CreatedAt
 	m.mu.Unlock()
 	m.hub.Notify(p.runID)
-	return e.Index
 }
 
 func (p *memoryPublisher) close(final string) {

@@ -21,18 +21,13 @@ func (r *run) aborted() bool { return errors.Is(context.Cause(r.ctx), ErrRunAbor
 func (r *run) live(out sink) (sink, func()) {
 	a := r.agent
 	owner := RunOwner{ThreadID: r.opts.threadID, ResourceID: r.opts.resourceID}
-	act := &activeRun{runID: r.opts.runID, owner: owner, cancel: r.cancel, first: -1}
+	act := &activeRun{runID: r.opts.runID, owner: owner, cancel: r.cancel}
 	a.active.add(act)
 	watch, stopWatch := context.WithCancel(context.WithoutCancel(r.ctx))
 	a.log.watchAborts(watch, r.opts.runID, func() { r.cancel(ErrRunAborted) })
 	pub := a.log.publisher(r.opts.runID, owner)
-	first := true
 	publishing := func(c stream.Chunk) bool {
-		i := pub.publish(RunEvent{Type: eventTypeOf(c.Type), Chunk: c})
-		if first {
-			first = false
-			a.active.setFirst(act, i)
-		}
+		pub.publish(RunEvent{Type: eventTypeOf(c.Type), Chunk: c})
 		if c.Type == stream.TypeStepFinish && !r.aborted() {
 			pub.publish(RunEvent{Type: RunEventIterationComplete, Iteration: r.iteration(c)})
 		}

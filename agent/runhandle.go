@@ -11,39 +11,27 @@ import (
 // RunHandle is a run started with Start or Detach: it goes on whether or
 // not anyone reads it, until it ends or is aborted.
 type RunHandle struct {
-	agent *Agent
-	runID string
-	first int64 // where this stream of the run starts in its log
-	done  chan struct{}
-	abort func()
+	agent  *Agent
+	runID  string
+	chunks chunkBuffer
+	done   chan struct{}
+	abort  func()
 }
 
 // RunID returns the run's id.
 func (h *RunHandle) RunID() string { return h.runID }
 
-// Chunks reads the run's chunks from the first one this handle's
-// stream yielded, then live, until the run stops or ctx ends. Stopping the iteration
-// detaches this reader only: the run goes on. Each call is a reader of
-// its own; an error (the event log failing, ctx's) ends it.
+// Chunks reads the chunks the handle's stream yields, from its first
+// one, then live, until the stream ends or ctx ends (ctx's error). It
+// reads them in this process, as the run yields them, whatever becomes
+// of the run's event log. Stopping the iteration detaches this reader
+// only: the run goes on. Each call is a reader of its own; readers in
+// other processes use Observe.
 func (h *RunHandle) Chunks(ctx context.Context) iter.Seq2[stream.Chunk, error] {
-	return func(yield func(stream.Chunk, error) bool) {
-		for e, err := range h.agent.Observe(ctx, h.runID, h.first) {
-			if err != nil {
-				yield(stream.Chunk{}, err)
-				return
-			}
-			if e.Type == RunEventIterationComplete {
-				continue
-			}
-			if !yield(e.Chunk, nil) {
-				return
-			}
-		}
-	}
+	return h.chunks.read(ctx)
 }
 
-// Done is closed when the run has ended in this process (its last
-// event is in its log).
+// Done is closed when the handle's stream has ended.
 func (h *RunHandle) Done() <-chan struct{} { return h.done }
 
 // Abort asks the run to stop as AbortRun does.
@@ -53,9 +41,9 @@ func (h *RunHandle) Abort() { h.abort() }
 // does not depend on ctx's cancellation: ctx's values (the request
 // context, tracing) are kept, its deadline and cancellation are not. The
 // run ends on its own, or when aborted (AbortRun, AbortThread,
-// RunHandle.Abort). Its chunks go to its run's event log (Config.Events),
-// read with RunHandle.Chunks or Observe. An input or option the agent
-// cannot take is an error and no run starts.
+// RunHandle.Abort). Its chunks go to its run's event log (Config.Events,
+// read with Observe) and to the handle's readers (RunHandle.Chunks). An
+// input or option the agent cannot take is an error and no run starts.
 func (a *Agent) Start(ctx context.Context, input any, opts ...Option) (*RunHandle, error) {
 	return a.Detach(ctx, func(ctx context.Context) iter.Seq2[stream.Chunk, error] {
 		return a.Stream(ctx, input, opts...)
@@ -69,12 +57,6 @@ func (a *Agent) Start(ctx context.Context, input any, opts ...Option) (*RunHandl
 // an error before it (the stream could not start) is returned and no
 // run goes on.
 func (a *Agent) Detach(ctx context.Context, run func(ctx context.Context) iter.Seq2[stream.Chunk, error]) (*RunHandle, error) {
-	return a.detach(ctx, run)
-}
-
-// detach runs run's stream on a goroutine of its own, with a context
-// that keeps ctx's values only, once its first chunk has come.
-func (a *Agent) detach(ctx context.Context, run func(ctx context.Context) iter.Seq2[stream.Chunk, error]) (*RunHandle, error) {
 	runCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	next, stop := iter.Pull2(run(runCtx))
 	c, err, ok := next()
@@ -86,16 +68,20 @@ func (a *Agent) detach(ctx context.Context, run func(ctx context.Context) iter.S
 		}
 		return nil, err
 	}
-	h := &RunHandle{agent: a, runID: c.RunID, first: max(a.active.firstOf(c.RunID), 0), done: make(chan struct{})}
+	h := &RunHandle{agent: a, runID: c.RunID, done: make(chan struct{})}
 	h.abort = func() { _, _ = a.AbortRun(context.WithoutCancel(ctx), h.runID) }
+	h.chunks.add(c)
 	go func() {
 		defer close(h.done)
 		defer cancel()
 		defer stop()
 		for {
-			if _, err, ok := next(); !ok || err != nil {
+			c, err, ok := next()
+			if !ok || err != nil {
+				h.chunks.end(err)
 				return
 			}
+			h.chunks.add(c)
 		}
 	}()
 	return h, nil

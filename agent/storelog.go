@@ -51,15 +51,16 @@ type storePublisher struct {
 	closing bool
 }
 
-func (p *storePublisher) publish(e RunEvent) int64 {
+func (p *storePublisher) publish(e RunEvent) {
 	se, err := encodeEvent(e)
 	if err != nil {
 		p.store.log.Warn("agent: a run event that cannot be encoded is not logged", "runId", p.runID, "type", e.Type, "error", err)
-		return -1
+		return
 	}
 	if p.first {
 		p.first = false
-		return p.publishFirst(se)
+		p.publishFirst(se)
+		return
 	}
 	p.mu.Lock()
 	p.pending = append(p.pending, se)
@@ -68,25 +69,21 @@ func (p *storePublisher) publish(e RunEvent) int64 {
 	case p.wake <- struct{}{}:
 	default:
 	}
-	return -1
 }
 
 // publishFirst appends the run's owner and first event, then starts the
 // goroutine that appends the others.
-func (p *storePublisher) publishFirst(e storage.Event) int64 {
+func (p *storePublisher) publishFirst(e storage.Event) {
 	ctx := context.Background()
 	owner, _ := json.Marshal(p.owner)
 	if _, err := p.store.events.AppendEvents(ctx, p.runID+ownerLogSuffix, storage.Event{Type: "owner", Data: owner}, storage.Event{Type: storage.EventEnd}); err != nil && !errors.Is(err, storage.ErrConflict) {
 		p.store.log.Warn("agent: cannot log the run's owner", "runId", p.runID, "error", storage.ErrorDetail(err))
 	}
-	first, err := p.store.events.AppendEvents(ctx, p.runID, e)
-	if err != nil {
+	if _, err := p.store.events.AppendEvents(ctx, p.runID, e); err != nil {
 		p.fail(err)
-		first = -1
 	}
 	p.wake, p.done = make(chan struct{}, 1), make(chan struct{})
 	go p.loop()
-	return first
 }
 
 func (p *storePublisher) loop() {

@@ -530,14 +530,16 @@ func (s *Server) writeRunError(w http.ResponseWriter, r *http.Request, err error
 	s.writeError(w, r, err)
 }
 
-// POST /agents/{agentId}/stream: SSE of the run's chunks.
+// POST /agents/{agentId}/stream: SSE of the run's chunks. The run is
+// detached from the request: a client that goes away detaches its
+// reader only, and the run's events stay observable (observeAgent).
 func (s *Server) stream(w http.ResponseWriter, r *http.Request) {
 	a, req, err := s.agentRun(r)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	s.writeSSE(w, r, a.Stream(r.Context(), req.input, req.opts...))
+	s.writeDetached(w, r, a, func(ctx context.Context) chunkSeq { return a.Stream(ctx, req.input, req.opts...) }, nil)
 }
 
 // resumeBody reads the runId (required, non-empty) and toolCallId of the
@@ -585,22 +587,6 @@ func resumeError(err error, a *agent.Agent, method, runID string, adm resumegate
 	return err
 }
 
-// mapFirstError applies f to an error a stream yields before any chunk.
-func mapFirstError(seq chunkSeq, f func(error) error) chunkSeq {
-	return func(yield func(stream.Chunk, error) bool) {
-		first := true
-		for c, err := range seq {
-			if err != nil && first {
-				err = f(err)
-			}
-			first = false
-			if !yield(c, err) {
-				return
-			}
-		}
-	}
-}
-
 // POST /agents/{agentId}/resume-stream: body {runId, resumeData,
 // toolCallId?, ...options}; SSE.
 func (s *Server) resumeStream(w http.ResponseWriter, r *http.Request) {
@@ -633,9 +619,9 @@ func (s *Server) resumeStream(w http.ResponseWriter, r *http.Request) {
 	if adm.ToolCallID != "" {
 		opts = append(opts, agent.WithToolCallID(adm.ToolCallID))
 	}
-	s.writeSSE(w, r, mapFirstError(a.ResumeStream(r.Context(), runID, data, opts...), func(err error) error {
+	s.writeDetached(w, r, a, func(ctx context.Context) chunkSeq { return a.ResumeStream(ctx, runID, data, opts...) }, func(err error) error {
 		return resumeError(err, a, "resumeStream", runID, adm)
-	}))
+	})
 }
 
 // approvalRequest reads the approve/decline bodies: {runId, toolCallId,
@@ -674,7 +660,7 @@ func (s *Server) approveToolCall(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	s.writeSSE(w, r, mapFirstError(a.ApproveToolCall(r.Context(), runID, callID, opts...), mapErr))
+	s.writeDetached(w, r, a, func(ctx context.Context) chunkSeq { return a.ApproveToolCall(ctx, runID, callID, opts...) }, mapErr)
 }
 
 // POST /agents/{agentId}/decline-tool-call: SSE of the resumed run.
@@ -683,7 +669,7 @@ func (s *Server) declineToolCall(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	s.writeSSE(w, r, mapFirstError(a.DeclineToolCall(r.Context(), runID, callID, reason, opts...), mapErr))
+	s.writeDetached(w, r, a, func(ctx context.Context) chunkSeq { return a.DeclineToolCall(ctx, runID, callID, reason, opts...) }, mapErr)
 }
 
 // POST /agents/{agentId}/approve-tool-call-generate: FullOutput.

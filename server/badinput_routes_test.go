@@ -128,6 +128,18 @@ var postInputs = map[string]routeInputs{
 		{"resourceId missing", "", `{"threadId":"t","toolCallId":"c","approved":true}`, 400},
 		{"no run on the thread", "", `{"resourceId":"r","threadId":"t","toolCallId":"c","approved":true}`, 404},
 	}},
+	"/agents/{agentId}/observe": {valid: `{"runId":"nope"}`, emptyCode: 400, wrong: []wrongInput{
+		{"runId a number", "", `{"runId":5}`, 400},
+		{"offset a string", "", `{"runId":"r","offset":"2"}`, 400},
+		{"offset negative", "", `{"runId":"r","offset":-1}`, 400},
+		{"unknown run", "", `{"runId":"nope"}`, 404},
+	}},
+	"/agents/{agentId}/threads/abort": {valid: `{"threadId":"t"}`, emptyCode: 400, wrong: []wrongInput{
+		{"threadId a number", "", `{"threadId":5}`, 400},
+		{"threadId missing", "", `{"resourceId":"r"}`, 400},
+		{"threadId empty", "", `{"threadId":""}`, 400},
+		{"expectedRunId a number", "", `{"threadId":"t","expectedRunId":1}`, 400},
+	}},
 	"/workflows/{workflowId}/create-run": {valid: `{}`, emptyCode: 200, wrong: []wrongInput{
 		{"resourceId a number", "", `{"resourceId":5}`, 400},
 		{"runId an array", "", `{"runId":[]}`, 400},

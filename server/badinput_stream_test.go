@@ -69,8 +69,10 @@ func verifyNoLeaks(t *testing.T) {
 }
 
 // TestBadInputDisconnectMidStream: a client that goes away while the
-// model is still streaming cancels the model call's context, the model
-// stops early, and no goroutine is left behind.
+// model is still streaming detaches its reader only: the model call's
+// context stays alive, the model streams to its end, the run finishes
+// (observed from 0 it ends with its finish), and no goroutine is left
+// behind.
 func TestBadInputDisconnectMidStream(t *testing.T) {
 	verifyNoLeaks(t)
 	const words = 400
@@ -96,6 +98,10 @@ func TestBadInputDisconnectMidStream(t *testing.T) {
 	}
 	// Read until the model is streaming text, then go away.
 	br := bufio.NewReader(resp.Body)
+	firstFrame, err := br.ReadString('\n')
+	if err != nil {
+		t.Fatal(err)
+	}
 	deltas := 0
 	for deltas < 3 {
 		line, err := br.ReadString('\n')
@@ -109,25 +115,23 @@ func TestBadInputDisconnectMidStream(t *testing.T) {
 	cancel()
 	resp.Body.Close()
 
-	var callCtx context.Context
 	select {
-	case callCtx = <-slow.calls:
+	case <-slow.calls:
 	case <-time.After(5 * time.Second):
 		t.Fatal("the model was never called")
 	}
 	select {
-	case <-callCtx.Done():
-	case <-time.After(5 * time.Second):
-		t.Fatal("the model call's context is not done after the client went away")
-	}
-	select {
 	case n := <-slow.ended:
-		if n >= words {
-			t.Errorf("the model streamed %d parts: it did not stop when the client went away", n)
+		if n < words {
+			t.Errorf("the model streamed %d parts: it stopped when the client went away", n)
 		}
-		t.Logf("the model stopped after %d of %d+ parts", n, words)
-	case <-time.After(5 * time.Second):
-		t.Fatal("the model's stream did not end after the client went away")
+	case <-time.After(10 * time.Second):
+		t.Fatal("the model's stream did not end")
+	}
+	runID := f.runIDOf(t, []byte(strings.TrimSpace(firstFrame)+"\n\n"))
+	_, observed := f.do(t, "POST", "/api/agents/calc-agent/observe", `{"runId":"`+runID+`"}`)
+	if last := lastEvent(t, observed); last["type"] != "finish" {
+		t.Errorf("the run observed after the disconnect ends with %v", last["type"])
 	}
 }
 
@@ -204,7 +208,10 @@ func TestBadInputThousandConcurrentStreams(t *testing.T) {
 	}
 	verifyNoLeaks(t)
 	bm := newBarrierModel(n)
-	f := newFixture(t, withAgent(func(c *agent.Config) { noRunStorage(c); c.Model = bm }))
+	// Each run's event log is kept EventRetention after the run ends (30
+	// s by default, for observers): swept at once here, so that what is
+	// measured is what finished runs leave behind otherwise.
+	f := newFixture(t, withAgent(func(c *agent.Config) { noRunStorage(c); c.Model = bm; c.EventRetention = time.Nanosecond }))
 	tr := &http.Transport{MaxIdleConnsPerHost: n, MaxConnsPerHost: 0, DisableCompression: true}
 	defer tr.CloseIdleConnections()
 	client := &http.Client{Transport: tr, Timeout: barrierWait + 30*time.Second}

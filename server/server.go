@@ -178,6 +178,8 @@ func (s *Server) routeTable() []route {
 		{"POST", "/agents/{agentId}/decline-tool-call-generate", s.declineToolCallGenerate},
 		{"POST", "/agents/{agentId}/send-tool-approval", s.sendToolApproval},
 		{"GET", "/agents/{agentId}/suspended-runs", s.suspendedRuns},
+		{"POST", "/agents/{agentId}/observe", s.observeAgent},
+		{"POST", "/agents/{agentId}/threads/abort", s.abortAgentThread},
 
 		{"GET", "/workflows", s.listWorkflows},
 		{"GET", "/workflows/{workflowId}", s.getWorkflow},
