@@ -162,11 +162,13 @@ func readSegment(ctx context.Context, observe ObserveFunc, runID string, offset 
 			continue
 		}
 		at = &e
-		if d.mode == dropStop {
-			break
+		switch d.mode {
+		case dropStop:
+			return seg, at, nil
+		case dropCancel, dropCancelDiscard:
+			cancel()
+			cancelled = true
 		}
-		cancel()
-		cancelled = true
 	}
 	return seg, at, nil
 }
