@@ -3,9 +3,11 @@ package reconnecttest
 import (
 	"context"
 	"encoding/json"
-	"errors"
+	"fmt"
+	"iter"
 	"math/rand/v2"
 	"slices"
+	"time"
 
 	"github.com/gomastra/mastra/agent"
 )
@@ -43,35 +45,62 @@ func planDrops(rng *rand.Rand, events int) []drop {
 	return plan
 }
 
-// record is an event as readers compare it (all but Live).
-type record struct {
-	index     int64
-	typ       string
-	data      string
-	createdAt int64
+// Event is a run event as readers compare it: Index, Type and Content
+// (everything the reader got but whether it was live) must be the same
+// for every reader of the run.
+type Event struct {
+	Index   int64
+	Type    string
+	Content string
+	Live    bool
 }
 
-func recordOf(e agent.RunEvent) (record, error) {
+// ObserveFunc reads the run runID's events from offset on, then live
+// ones, to the run's last one, as agent.Agent.Observe does.
+type ObserveFunc func(ctx context.Context, runID string, offset int64) iter.Seq2[Event, error]
+
+// AgentObserve reads a run with a.Observe.
+func AgentObserve(a *agent.Agent) ObserveFunc {
+	return func(ctx context.Context, runID string, offset int64) iter.Seq2[Event, error] {
+		return func(yield func(Event, error) bool) {
+			for e, err := range a.Observe(ctx, runID, offset) {
+				var ev Event
+				if err == nil {
+					ev, err = eventOf(e)
+				}
+				if !yield(ev, err) || err != nil {
+					return
+				}
+			}
+		}
+	}
+}
+
+func eventOf(e agent.RunEvent) (Event, error) {
 	var data any = e.Chunk
 	if e.Iteration != nil {
 		data = e.Iteration
 	}
 	b, err := json.Marshal(data)
-	return record{index: e.Index, typ: e.Type, data: string(b), createdAt: e.CreatedAt.UnixNano()}, err
+	content := fmt.Sprintf("%s %s", e.CreatedAt.Format(time.RFC3339Nano), b)
+	return Event{Index: e.Index, Type: e.Type, Content: content, Live: e.Live}, err
+}
+
+// record is an event as readers compare it (all but Live).
+type record struct {
+	index   int64
+	typ     string
+	content string
 }
 
 // readAll reads the run from offset to its end.
-func readAll(ctx context.Context, a *agent.Agent, runID string, offset int64) ([]record, error) {
+func readAll(ctx context.Context, observe ObserveFunc, runID string, offset int64) ([]record, error) {
 	var out []record
-	for e, err := range a.Observe(ctx, runID, offset) {
+	for e, err := range observe(ctx, runID, offset) {
 		if err != nil {
 			return out, err
 		}
-		r, err := recordOf(e)
-		if err != nil {
-			return out, err
-		}
-		out = append(out, r)
+		out = append(out, record{e.Index, e.Type, e.Content})
 	}
 	return out, nil
 }
@@ -83,7 +112,7 @@ type dropped struct{ drops, live int }
 // the last index read + 1 each time, and returns all it read and its
 // drops. A planned drop that a reading kept past (after a cancel) is
 // not made.
-func readWithDrops(ctx context.Context, a *agent.Agent, runID string, plan []drop) ([]record, dropped, error) {
+func readWithDrops(ctx context.Context, observe ObserveFunc, runID string, plan []drop) ([]record, dropped, error) {
 	var got []record
 	var n dropped
 	for i := 0; ; i++ {
@@ -95,7 +124,7 @@ func readWithDrops(ctx context.Context, a *agent.Agent, runID string, plan []dro
 		if n := len(got); n > 0 {
 			offset = got[n-1].index + 1
 		}
-		seg, at, err := readSegment(ctx, a, runID, offset, d, len(got))
+		seg, at, err := readSegment(ctx, observe, runID, offset, d, len(got))
 		got = append(got, seg...)
 		if at != nil {
 			n.drops++
@@ -112,36 +141,34 @@ func readWithDrops(ctx context.Context, a *agent.Agent, runID string, plan []dro
 // readSegment reads the run from offset, dropping after the reader's
 // d.after-th event (it has read before events before this segment), and
 // returns the event it dropped at, if it did.
-func readSegment(ctx context.Context, a *agent.Agent, runID string, offset int64, d drop, before int) ([]record, *agent.RunEvent, error) {
+func readSegment(ctx context.Context, observe ObserveFunc, runID string, offset int64, d drop, before int) ([]record, *Event, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var seg []record
-	var at *agent.RunEvent
+	var at *Event
 	cancelled := false
-	for e, err := range a.Observe(ctx, runID, offset) {
+	for e, err := range observe(ctx, runID, offset) {
 		if err != nil {
-			if cancelled && errors.Is(err, context.Canceled) {
-				break
+			if cancelled {
+				break // the reading's own cancel
 			}
 			return seg, at, err
 		}
 		if cancelled && d.mode == dropCancelDiscard {
 			continue
 		}
-		r, err := recordOf(e)
-		if err != nil {
-			return seg, at, err
-		}
-		seg = append(seg, r)
+		seg = append(seg, record{e.Index, e.Type, e.Content})
 		if cancelled || before+len(seg) != d.after {
 			continue
 		}
 		at = &e
-		if d.mode == dropStop {
-			break
+		switch d.mode {
+		case dropStop:
+			return seg, at, nil
+		case dropCancel, dropCancelDiscard:
+			cancel()
+			cancelled = true
 		}
-		cancel()
-		cancelled = true
 	}
 	return seg, at, nil
 }

@@ -22,9 +22,18 @@ import (
 
 // Replicas are the agents of the trials: Runner starts the runs,
 // Observer is the one read and reconnected to (the same agent, or
-// another over the same store).
+// another over the same store), with Read (nil: AgentObserve(Observer);
+// a client of a server serving Observer, say).
 type Replicas struct {
 	Runner, Observer *agent.Agent
+	Read             ObserveFunc
+}
+
+func (r Replicas) read() ObserveFunc {
+	if r.Read != nil {
+		return r.Read
+	}
+	return AgentObserve(r.Observer)
 }
 
 // Options sets how many trials run, how many at a time, and the seed of
@@ -117,7 +126,7 @@ func calibrate(t testing.TB, r Replicas, seed uint64) int {
 	if err != nil {
 		t.Fatalf("calibration run: %v", err)
 	}
-	all, err := readAll(ctx, r.Observer, runID, 0)
+	all, err := readAll(ctx, r.read(), runID, 0)
 	if err != nil || len(all) == 0 {
 		t.Fatalf("calibration run: %d events, %v", len(all), err)
 	}
@@ -136,10 +145,10 @@ func trial(r Replicas, runID string, plan []drop) (Tally, error) {
 	}
 	refc := make(chan reading, 1)
 	go func() {
-		events, err := readAll(ctx, r.Observer, runID, 0)
+		events, err := readAll(ctx, r.read(), runID, 0)
 		refc <- reading{events, err}
 	}()
-	got, drops, err := readWithDrops(ctx, r.Observer, runID, plan)
+	got, drops, err := readWithDrops(ctx, r.read(), runID, plan)
 	ref := <-refc
 	if err == nil {
 		err = ref.err
@@ -154,7 +163,7 @@ func trial(r Replicas, runID string, plan []drop) (Tally, error) {
 	if tally.Lost+tally.Repeated+tally.Altered > 0 {
 		return tally, fmt.Errorf("drops %+v: read indexes %v of %d events", plan, indexesOf(got), len(ref.events))
 	}
-	return tally, checkReference(ctx, r.Observer, runID, ref.events)
+	return tally, checkReference(ctx, r.read(), runID, ref.events)
 }
 
 func indexesOf(events []record) []int64 {
@@ -182,8 +191,8 @@ func waitDone(ctx context.Context, h *agent.RunHandle) error {
 // checkReference checks that the uninterrupted reader read the run's
 // whole history, as a reader from offset 0 reads it after its end:
 // indexes from 0 on, the finish last.
-func checkReference(ctx context.Context, a *agent.Agent, runID string, ref []record) error {
-	history, err := readAll(ctx, a, runID, 0)
+func checkReference(ctx context.Context, observe ObserveFunc, runID string, ref []record) error {
+	history, err := readAll(ctx, observe, runID, 0)
 	if err != nil {
 		return fmt.Errorf("history: %w", err)
 	}
