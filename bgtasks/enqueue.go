@@ -16,14 +16,16 @@ import (
 // Config.Backpressure decides: Queue keeps it Pending until one opens,
 // Reject fails with ErrConcurrencyLimit, FallbackSync answers
 // FallbackToSync; the last two keep no record. After Shutdown it fails
-// with ErrShuttingDown.
+// with ErrShuttingDown. Before Start, every mode queues the task.
 func (m *Manager) Enqueue(ctx context.Context, p TaskPayload, hooks *Hooks) (EnqueueResult, error) {
 	m.mu.Lock()
-	shutting := m.shutting
+	shutting, started := m.shutting, m.started
 	m.mu.Unlock()
 	if shutting {
 		return EnqueueResult{}, ErrShuttingDown
 	}
+	// Before Start no slot can be known: every mode queues.
+	queue := m.cfg.Backpressure == Queue || !started
 	task, err := m.newTask(p)
 	if err != nil {
 		return EnqueueResult{}, err
@@ -36,7 +38,7 @@ func (m *Manager) Enqueue(ctx context.Context, p TaskPayload, hooks *Hooks) (Enq
 			task.Producer = m.cfg.Owner
 		}
 	}
-	if m.cfg.Backpressure != Queue {
+	if !queue {
 		// Held from dispatchers until enqueueNow's own claim decides;
 		// should this process die first, it runs after the hold.
 		task.NotBefore = time.Now().Add(m.cfg.Lease)
@@ -46,7 +48,7 @@ func (m *Manager) Enqueue(ctx context.Context, p TaskPayload, hooks *Hooks) (Enq
 		return EnqueueResult{}, fmt.Errorf("bgtasks: enqueue: %w", err)
 	}
 	task.Version = 1
-	if m.cfg.Backpressure == Queue {
+	if queue {
 		m.claimNow(ctx, task.ID)
 		return EnqueueResult{Task: task}, nil
 	}
@@ -124,7 +126,7 @@ func (m *Manager) Cancel(ctx context.Context, id string) error {
 	for {
 		t, err := m.store.GetTask(ctx, id)
 		if errors.Is(err, storage.ErrNotFound) {
-			return fmt.Errorf("%w: %w", mastraText("Task not found: "+id), storage.ErrNotFound)
+			return taskNotFound(id)
 		}
 		if err != nil {
 			return fmt.Errorf("bgtasks: cancel: %w", err)
@@ -159,7 +161,7 @@ func (m *Manager) Resume(ctx context.Context, id string, data any) error {
 	for {
 		t, err := m.store.GetTask(ctx, id)
 		if errors.Is(err, storage.ErrNotFound) {
-			return fmt.Errorf("%w: %w", mastraText("Task not found: "+id), storage.ErrNotFound)
+			return taskNotFound(id)
 		}
 		if err != nil {
 			return fmt.Errorf("bgtasks: resume: %w", err)

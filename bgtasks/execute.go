@@ -19,6 +19,7 @@ func (m *Manager) startExecution(t Task) {
 	go func() {
 		defer m.running.Done()
 		defer cancel(nil)
+		defer m.finished(t.ID)
 		m.execute(ctx, t)
 	}()
 }
@@ -69,13 +70,15 @@ func awaitExecutor(ctx context.Context, ex Executor, call *Call) outcome {
 	}
 }
 
-// leave removes the task's execution from the active ones and returns
-// why its context ctx ended early (nil when it did not). Cancellations
-// hold m.mu, so none comes after leave.
+// leave moves the task's execution from the active ones to those
+// recording their outcome and returns why its context ctx ended early
+// (nil when it did not). Cancellations hold m.mu, so none comes after
+// leave.
 func (m *Manager) leave(ctx context.Context, id string) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	delete(m.active, id)
+	m.finishing[id] = true
 	if ctx.Err() == nil {
 		return nil
 	}
@@ -88,6 +91,14 @@ func noExecutor(toolName string) error {
 	return mastraText(fmt.Sprintf("No executor registered for tool %q. "+
 		"Register the tool on Mastra (so workers can resolve it cross-process) "+
 		"or run the task in the same process as the producer.", toolName))
+}
+
+// finished notes that the task's execution has recorded its outcome.
+func (m *Manager) finished(id string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	delete(m.active, id)
+	delete(m.finishing, id)
 }
 
 // runExecutor calls the executor, turning a panic into an error.

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/gomastra/mastra/storage"
 )
 
 // outcome is how an execution ended.
@@ -30,9 +32,9 @@ func (m *Manager) finish(t Task, o outcome) {
 	}
 	next, kind := m.nextRecord(t, o)
 	next.Owner, next.LeaseUntil = "", time.Time{}
-	stored, err := m.store.UpdateTask(context.Background(), next)
+	stored, err := m.record(next)
 	if err != nil {
-		return // lost a race: whoever won records the task
+		return // lost a race (whoever won records the task), or the store is down
 	}
 	if kind == "" { // a retry
 		if wait := time.Until(stored.NotBefore); wait > 0 {
@@ -42,6 +44,21 @@ func (m *Manager) finish(t Task, o outcome) {
 		return
 	}
 	m.settled(Event{Type: kind, Task: stored})
+}
+
+// record writes an execution's outcome, trying again a few times while
+// the store fails otherwise than by a lost race: a task left Running is
+// only taken up when its lease lapses.
+func (m *Manager) record(next Task) (Task, error) {
+	wait := 10 * time.Millisecond
+	for attempt := 1; ; attempt++ {
+		stored, err := m.store.UpdateTask(context.Background(), next)
+		if err == nil || attempt == 5 || errors.Is(err, storage.ErrConflict) || errors.Is(err, storage.ErrNotFound) {
+			return stored, err
+		}
+		time.Sleep(wait)
+		wait *= 2
+	}
 }
 
 // nextRecord is t's record after the outcome, and the event to publish

@@ -2,23 +2,9 @@ package bgtasks
 
 import (
 	"context"
-	"errors"
 	"sync"
 	"time"
 )
-
-// ErrConcurrencyLimit is the error (wrapped) of an Enqueue the Reject
-// backpressure refused.
-var ErrConcurrencyLimit error = mastraText("Concurrency limit reached")
-
-// mastraText is an error whose text is Mastra's, word for word (a
-// sentence, capitalized as Mastra writes it).
-type mastraText string
-
-func (e mastraText) Error() string { return string(e) }
-
-// ErrShuttingDown is the error of an Enqueue after Shutdown began.
-var ErrShuttingDown = errors.New("BackgroundTaskManager is shutting down, cannot enqueue new tasks")
 
 // TaskPayload is the tool call Enqueue makes a task of.
 type TaskPayload struct {
@@ -77,11 +63,12 @@ type Manager struct {
 	cfg   Config
 	store Store
 
-	mu       sync.Mutex
-	hooks    map[string]*Hooks      // by task id: the hooks Enqueue was given
-	active   map[string]*activeTask // by task id: executions in this process
-	started  bool
-	shutting bool
+	mu        sync.Mutex
+	hooks     map[string]*Hooks      // by task id: the hooks Enqueue was given
+	active    map[string]*activeTask // by task id: executions in this process
+	finishing map[string]bool        // by task id: executions recording their outcome
+	started   bool
+	shutting  bool
 
 	wake    chan struct{} // a buffered kick of the dispatcher
 	stop    chan struct{} // closed by Shutdown
@@ -112,7 +99,7 @@ func New(cfg Config) *Manager {
 	base, abort := context.WithCancelCause(context.Background())
 	return &Manager{
 		cfg: cfg, store: cfg.Store,
-		hooks: map[string]*Hooks{}, active: map[string]*activeTask{},
+		hooks: map[string]*Hooks{}, active: map[string]*activeTask{}, finishing: map[string]bool{},
 		wake: make(chan struct{}, 1), stop: make(chan struct{}),
 		base: base, abort: abort,
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/gomastra/mastra/bgtasks"
+	"github.com/gomastra/mastra/storage"
 )
 
 // start returns a started Manager of cfg, shut down at the test's end.
@@ -268,7 +269,7 @@ func TestCancel(t *testing.T) {
 	if got, _ := m.GetTask(ctx, done.ID); got.Status != bgtasks.Completed {
 		t.Errorf("Cancel of a completed task made it %s", got.Status)
 	}
-	if err := m.Cancel(ctx, "nope"); err == nil || err.Error() != "Task not found: nope: storage: not found" {
+	if err := m.Cancel(ctx, "nope"); err == nil || err.Error() != "Task not found: nope" || !errors.Is(err, storage.ErrNotFound) {
 		t.Errorf("Cancel unknown: %v", err)
 	}
 	select {
@@ -427,5 +428,34 @@ func TestTimeoutOfAnExecutorIgnoringCtx(t *testing.T) {
 	next := enqueue(t, m, payload("a", "c2"), func(context.Context, *bgtasks.Call) (any, error) { return 1, nil })
 	if got := wait(t, m, next.ID); got.Status != bgtasks.Completed {
 		t.Errorf("the next task: %s", got.Status)
+	}
+}
+
+// TestRejectBeforeStart: under Reject, a task enqueued before Start is
+// queued (no slot can be known yet) and runs at Start, without delay.
+func TestRejectBeforeStart(t *testing.T) {
+	m := bgtasks.New(bgtasks.Config{Backpressure: bgtasks.Reject, PollInterval: 5 * time.Millisecond})
+	res, err := m.Enqueue(context.Background(), payload("a", "c1"), &bgtasks.Hooks{
+		Executor: bgtasks.ExecutorFunc(func(context.Context, *bgtasks.Call) (any, error) { return 1, nil }),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := m.GetTask(context.Background(), res.Task.ID); got.Status != bgtasks.Pending {
+		t.Fatalf("before Start the task is %s, want pending", got.Status)
+	}
+	m.Start(context.Background())
+	defer m.Shutdown(context.Background())
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	if got, err := m.WaitForNextTask(ctx, []string{res.Task.ID}); err != nil || got.Status != bgtasks.Completed {
+		t.Errorf("after Start: %s, %v", got.Status, err)
+	}
+}
+
+func TestWaitForNoTasks(t *testing.T) {
+	m := start(t, bgtasks.Config{})
+	if _, err := m.WaitForNextTask(context.Background(), nil); err == nil {
+		t.Error("WaitForNextTask of no tasks did not fail")
 	}
 }

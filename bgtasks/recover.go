@@ -16,6 +16,8 @@ const staleMessage = "Worker process terminated before task completed"
 // implied), which no live execution holds: a task with retries left
 // goes back to Pending, counting a retry; any other fails with
 // staleMessage. A task another Manager changed meanwhile is left to it.
+// An execution of this Manager holds its task until its outcome is
+// recorded, even when the lease lapsed (its renewals were late).
 func (m *Manager) recover(ctx context.Context, filter Filter) error {
 	filter.Status = []Status{Running}
 	stale, _, err := m.store.ListTasks(ctx, filter)
@@ -58,8 +60,10 @@ func recovered(t Task) (Task, bool) {
 	return t, true
 }
 
+// isActive reports whether an execution of this Manager holds the task:
+// running, or recording its outcome.
 func (m *Manager) isActive(id string) bool {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return m.active[id] != nil
+	return m.active[id] != nil || m.finishing[id]
 }

@@ -2,6 +2,7 @@ package bgtasks_test
 
 import (
 	"context"
+	"iter"
 	"path/filepath"
 	"testing"
 	"time"
@@ -24,7 +25,7 @@ func TestCancelFromAnotherProcess(t *testing.T) {
 		return s
 	}
 	stopped := make(chan error, 1)
-	runner := start(t, bgtasks.Config{Store: open(), Lease: 150 * time.Millisecond, Owner: "runner"})
+	runner := start(t, bgtasks.Config{Store: open(), Lease: 600 * time.Millisecond, Owner: "runner"})
 	tk := enqueue(t, runner, payload("a", "c1"), func(ctx context.Context, _ *bgtasks.Call) (any, error) {
 		<-ctx.Done()
 		stopped <- context.Cause(ctx)
@@ -61,33 +62,46 @@ func TestStreamSeesOtherProcesses(t *testing.T) {
 	}
 	runner := start(t, bgtasks.Config{Store: open(), Owner: "runner"})
 	watcher := start(t, bgtasks.Config{Store: open(), Owner: "watcher", PollInterval: 20 * time.Millisecond})
-	stop, ready := collect(watcher, bgtasks.StreamFilter{RunID: "run-1"})
-	<-ready
-	time.Sleep(30 * time.Millisecond)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	var events []bgtasks.Event
+	next, stop := iter.Pull2(watcher.Stream(ctx, bgtasks.StreamFilter{RunID: "run-1"}))
+	defer stop()
+	until := func(typ string) {
+		t.Helper()
+		for {
+			e, err, ok := next()
+			if !ok || err != nil {
+				t.Fatalf("the stream ended before %s: %v (%s)", typ, err, types(events))
+			}
+			events = append(events, e)
+			if e.Type == typ {
+				return
+			}
+		}
+	}
 	tk := enqueue(t, runner, payload("a", "c1"), func(_ context.Context, call *bgtasks.Call) (any, error) {
 		if call.ResumeData == nil {
 			return nil, call.Suspend("wait")
 		}
 		return "resumed", nil
 	})
-	waitStatus(t, runner, tk.ID, bgtasks.Suspended)
-	time.Sleep(60 * time.Millisecond) // the watcher's polls see it suspended
+	until(bgtasks.TypeSuspended)
 	if err := watcher.Resume(context.Background(), tk.ID, 1); err != nil {
 		t.Fatal(err)
 	}
-	wait(t, runner, tk.ID)
-	time.Sleep(60 * time.Millisecond)
-	events := stop()
+	until(bgtasks.TypeCompleted)
 	got := map[string]int{}
 	for _, e := range events {
-		if e.Task.ID == tk.ID {
-			got[e.Type]++
+		if e.Task.ID != tk.ID {
+			t.Errorf("event of task %s", e.Task.ID)
 		}
+		got[e.Type]++
 	}
-	if got[bgtasks.TypeSuspended] != 1 || got[bgtasks.TypeCompleted] != 1 {
-		t.Errorf("the watcher's events of the other process's task: %v (%s)", got, types(events))
+	if got[bgtasks.TypeSuspended] != 1 || got[bgtasks.TypeCompleted] != 1 || got[bgtasks.TypeRunning] > 1 || got[bgtasks.TypeResumed] > 1 {
+		t.Errorf("the watcher's events of the other process's task: %s", types(events))
 	}
-	if last := events[len(events)-1]; last.Type != bgtasks.TypeCompleted || string(last.Task.Result) != `"resumed"` {
-		t.Errorf("last event %s %s", last.Type, last.Task.Result)
+	if last := events[len(events)-1]; string(last.Task.Result) != `"resumed"` {
+		t.Errorf("completed with %s", last.Task.Result)
 	}
 }

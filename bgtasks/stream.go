@@ -2,6 +2,7 @@ package bgtasks
 
 import (
 	"context"
+	"errors"
 	"iter"
 	"slices"
 	"sync"
@@ -142,8 +143,11 @@ func (m *Manager) Stream(ctx context.Context, filter StreamFilter) iter.Seq2[Eve
 // (Terminal): at once when one already is, else when this Manager
 // publishes one's end or, for tasks run elsewhere, when the store shows
 // it (checked every Config.PollInterval). It fails with ctx's error
-// when ctx ends first.
+// when ctx ends first, and at once when ids is empty.
 func (m *Manager) WaitForNextTask(ctx context.Context, ids []string) (Task, error) {
+	if len(ids) == 0 {
+		return Task{}, errors.New("bgtasks: WaitForNextTask: no task ids")
+	}
 	sub, remove := m.subs.add(StreamFilter{TaskIDs: ids})
 	defer remove()
 	poll := time.NewTicker(m.cfg.PollInterval)
