@@ -75,8 +75,12 @@ type memoryRunLog struct {
 	updated time.Time
 }
 
-// memoryBlock is how many events a block of a memory log holds.
-const memoryBlock = 32
+// A memory log's first block holds firstBlock events (most runs need
+// no more), the others memoryBlock each.
+const (
+	firstBlock  = 16
+	memoryBlock = 64
+)
 
 // memoryEvent is one event of a memory log: its chunk's type, source and
 // payload (the run's id is the log's; a chunk with other fields is kept
@@ -134,7 +138,10 @@ func (p *memoryPublisher) publish(e RunEvent) {
 
 // add appends e in the last block, or a new one when it is full.
 func (l *memoryRunLog) add(e memoryEvent) {
-	if n := len(l.blocks); n == 0 || len(l.blocks[n-1]) == memoryBlock {
+	switch n := len(l.blocks); {
+	case n == 0:
+		l.blocks = append(make([][]memoryEvent, 0, 4), make([]memoryEvent, 0, firstBlock))
+	case len(l.blocks[n-1]) == cap(l.blocks[n-1]):
 		l.blocks = append(l.blocks, make([]memoryEvent, 0, memoryBlock))
 	}
 	last := &l.blocks[len(l.blocks)-1]
@@ -142,9 +149,18 @@ func (l *memoryRunLog) add(e memoryEvent) {
 	l.n++
 }
 
+// at is the event of index i.
+func (l *memoryRunLog) at(i int64) memoryEvent {
+	if i < firstBlock {
+		return l.blocks[0][i]
+	}
+	i -= firstBlock
+	return l.blocks[1+i/memoryBlock][i%memoryBlock]
+}
+
 // event is the event of index i, as Observe yields it.
 func (l *memoryRunLog) event(i int64) RunEvent {
-	me := l.blocks[i/memoryBlock][i%memoryBlock]
+	me := l.at(i)
 	e := RunEvent{Index: i, Type: me.typ, CreatedAt: time.Unix(0, me.at).UTC()}
 	switch {
 	case me.whole != nil:
