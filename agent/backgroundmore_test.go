@@ -216,4 +216,3 @@ func TestAwaitedTaskThatSuspendsSuspendsTheRunAndResumesWithIt(t *testing.T) {
 		t.Errorf("tasks %+v (one task, resumed, not a second one)", tasks)
 	}
 }
-
