@@ -20,13 +20,17 @@ func (r *run) backgroundEligible(name string, t *tools.Tool) bool {
 }
 
 // backgroundCall decides how call i of tool t runs, before it would run
-// inline. It answers the call itself (answered true) when its
+// inline, when the agent has a background-task manager (without one the
+// call is left as it is). It answers the call itself (answered true) when its
 // "_background" argument is one the model must fix (a tool that is not
 // eligible, a malformed value) or when the call runs as a background
 // task; otherwise it returns the call with "_background" removed from
 // its arguments, to run inline. A resumed call whose awaited task
 // suspended resumes its task; any other resumed call runs inline.
 func (r *run) backgroundCall(i int, c callState, t *tools.Tool, rs *resumeInput, w chanWriter) (callState, callOutcome, bool) {
+	if r.agent.background.get() == nil {
+		return c, callOutcome{}, false // no background tasks: arguments as they are
+	}
 	rest, value := splitBackground(c.Args)
 	eligible := r.backgroundEligible(c.Name, t)
 	hasKey := len(rest) != len(c.Args)
