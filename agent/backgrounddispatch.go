@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"time"
 
 	"github.com/gomastra/mastra/bgtasks"
 	"github.com/gomastra/mastra/model"
@@ -19,12 +20,17 @@ func (r *run) backgroundEligible(name string, t *tools.Tool) bool {
 }
 
 // backgroundCall decides how call i of tool t runs, before it would run
-// inline. It answers the call itself (answered true) when its
+// inline, when the agent has a background-task manager (without one the
+// call is left as it is). It answers the call itself (answered true) when its
 // "_background" argument is one the model must fix (a tool that is not
 // eligible, a malformed value) or when the call runs as a background
 // task; otherwise it returns the call with "_background" removed from
-// its arguments, to run inline. A resumed call always runs inline.
+// its arguments, to run inline. A resumed call whose awaited task
+// suspended resumes its task; any other resumed call runs inline.
 func (r *run) backgroundCall(i int, c callState, t *tools.Tool, rs *resumeInput, w chanWriter) (callState, callOutcome, bool) {
+	if r.agent.background.get() == nil {
+		return c, callOutcome{}, false // no background tasks: arguments as they are
+	}
 	rest, value := splitBackground(c.Args)
 	eligible := r.backgroundEligible(c.Name, t)
 	hasKey := len(rest) != len(c.Args)
@@ -42,8 +48,15 @@ func (r *run) backgroundCall(i int, c callState, t *tools.Tool, rs *resumeInput,
 	plan := r.agent.cfg.Background.plan(c.Name, t, override)
 	inline := c
 	inline.Args = rest
-	if !plan.background() || rs != nil {
+	if !plan.background() {
 		return inline, callOutcome{}, false
+	}
+	if rs != nil {
+		o, resumed := r.resumeBackground(i, c, t, plan, rs)
+		if !resumed {
+			return inline, callOutcome{}, false
+		}
+		return c, o, true
 	}
 	o, dispatched := r.dispatchBackground(i, c, inline, t, plan, w)
 	if !dispatched {
@@ -78,8 +91,12 @@ func (r *run) dispatchBackground(i int, c, inline callState, t *tools.Tool, plan
 		n := plan.maxRetries
 		p.MaxRetries = &n
 	}
-	inj := r.backgroundInjector(rt, inline, t)
-	res, err := rt.manager.Enqueue(r.ctx, p, &bgtasks.Hooks{Executor: r.backgroundExecutor(inline, t, w), OnEvent: inj.onEvent})
+	hooks := &bgtasks.Hooks{Executor: r.backgroundExecutor(inline, t, w)}
+	if plan.disposition == tools.DispositionDeferred {
+		// (an awaited call's result is the run's own to record)
+		hooks.OnEvent = r.backgroundInjector(rt, inline, t).onEvent
+	}
+	res, err := rt.manager.Enqueue(r.ctx, p, hooks)
 	if err != nil {
 		return r.errorOutcome(i, c, "Error", err.Error()), true
 	}
@@ -97,18 +114,84 @@ func (r *run) dispatchBackground(i int, c, inline callState, t *tools.Tool, plan
 }
 
 // awaitBackground waits for the task of an awaited call and answers the
-// call with its outcome: the tool's result, or its error.
+// call with its outcome: the tool's result, or its error; a task that
+// suspends suspends the call (its payload, the tool's resume schema),
+// and resuming the run resumes the task.
 func (r *run) awaitBackground(i int, c callState, t *tools.Tool, taskID string) callOutcome {
-	task, err := r.agent.background.get().manager.WaitForNextTask(r.ctx, []string{taskID})
+	task, err := r.waitTask(taskID)
 	switch {
 	case err != nil:
 		return r.errorOutcome(i, c, "Error", err.Error())
+	case task.Status == bgtasks.Suspended:
+		return r.suspendedOutcome(i, c, t, &tools.Suspension{Payload: task.SuspendPayload})
 	case task.Status == bgtasks.Completed:
 		return r.resultOutcome(i, c, resultJSON(task.Result), t, r.backgroundModelOutput(t, c, task.Result))
 	case task.Error != nil:
 		return r.errorOutcome(i, c, "Error", task.Error.Message)
 	}
 	return r.errorOutcome(i, c, "Error", "Background task "+string(task.Status)+": "+task.ID)
+}
+
+// taskOutcome is what waitTask's watcher found.
+type taskOutcome struct {
+	task bgtasks.Task
+	err  error
+}
+
+// waitTask waits until the task ends or suspends (the manager tells of
+// an end at once; a suspension is looked up every 50 ms), or the run's
+// context ends.
+func (r *run) waitTask(taskID string) (bgtasks.Task, error) {
+	mgr := r.agent.background.get().manager
+	ctx, cancel := context.WithCancel(r.ctx)
+	defer cancel()
+	ended := make(chan taskOutcome, 1)
+	go func() {
+		t, err := mgr.WaitForNextTask(ctx, []string{taskID})
+		ended <- taskOutcome{t, err}
+	}()
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case o := <-ended:
+			return o.task, o.err
+		case <-tick.C:
+			if t, err := mgr.GetTask(ctx, taskID); err == nil && t.Status == bgtasks.Suspended {
+				return t, nil
+			}
+		}
+	}
+}
+
+// resumeBackground resumes the suspended task of the call (this run's,
+// by tool call id) with the resume data: an awaited call waits for it
+// again, a deferred one is answered "Background task resumed. …". It is
+// false when the call has no suspended task.
+func (r *run) resumeBackground(i int, c callState, t *tools.Tool, plan backgroundPlan, rs *resumeInput) (callOutcome, bool) {
+	mgr := r.agent.background.get().manager
+	list, err := mgr.ListTasks(r.ctx, bgtasks.Filter{RunID: r.opts.runID, AgentID: r.agent.cfg.ID, Status: []bgtasks.Status{bgtasks.Suspended}})
+	if err != nil {
+		return r.errorOutcome(i, c, "Error", err.Error()), true
+	}
+	for _, task := range list.Tasks {
+		if task.ToolCallID != c.ID {
+			continue
+		}
+		data := rs.data
+		if data == nil {
+			data = json.RawMessage("null")
+		}
+		if err := mgr.Resume(r.ctx, task.ID, data); err != nil {
+			return r.errorOutcome(i, c, "Error", err.Error()), true
+		}
+		if plan.disposition == tools.DispositionAwaited {
+			return r.awaitBackground(i, c, t, task.ID), true
+		}
+		raw, _ := json.Marshal(backgroundPlaceholder("resumed", task.ID, c.Name))
+		return r.resultOutcome(i, c, raw, t, nil), true
+	}
+	return callOutcome{}, false
 }
 
 // backgroundModelOutput is the tool's toModelOutput of a task's result

@@ -276,3 +276,27 @@ func TestFailedDeferredTaskLeavesItsErrorInMemory(t *testing.T) {
 		t.Fatalf("memory does not hold the failure")
 	}
 }
+
+func TestWithoutAManagerArgumentsAreLeftAsTheyAre(t *testing.T) {
+	var seen string
+	tool := tools.New(tools.Config[map[string]any, string]{ID: "echo", Description: "d",
+		Execute: func(_ tools.Context, in map[string]any) (string, error) {
+			b, _ := json.Marshal(in)
+			seen = string(b)
+			return "ok", nil
+		}})
+	m := mock.New(
+		mock.Step{ToolCalls: []mock.ToolCall{{ID: "c1", Name: "echo", Args: `{"a":1,"_background":{"disposition":"deferred"}}`}}},
+		mock.Step{Text: "Done."},
+	)
+	a, err := New(Config{ID: "plain", Model: m, Tools: tools.Set{"echo": tool}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Generate(context.Background(), "go"); err != nil {
+		t.Fatal(err)
+	}
+	if seen != `{"_background":{"disposition":"deferred"},"a":1}` {
+		t.Errorf("the tool saw %s", seen)
+	}
+}

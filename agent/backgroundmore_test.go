@@ -169,3 +169,50 @@ func TestInjectedResultGoesThroughToModelOutput(t *testing.T) {
 		t.Errorf("stored output %+v", out)
 	}
 }
+
+func TestAwaitedTaskThatSuspendsSuspendsTheRunAndResumesWithIt(t *testing.T) {
+	type answer struct {
+		Answer string `json:"answer"`
+	}
+	ask := tools.New(tools.Config[researchIn, string]{ID: "ask", Description: "asks", Background: &tools.BackgroundConfig{Enabled: true},
+		ResumeSchema: schema.MustFor[answer](),
+		Execute: func(ctx tools.Context, in researchIn) (string, error) {
+			a, ok, err := tools.ResumeDataAs[answer](ctx)
+			if err != nil {
+				return "", err
+			}
+			if !ok {
+				return "", ctx.Suspend(map[string]string{"question": "which " + in.Topic + "?"})
+			}
+			return "researched " + a.Answer, nil
+		}})
+	mgr := startedManager(t, bgtasks.Config{})
+	m := mock.New(
+		mock.Step{ToolCalls: []mock.ToolCall{{ID: "c1", Name: "ask", Args: `{"topic":"birds","_background":{"disposition":"awaited"}}`}}},
+		mock.Step{Text: "Owls it is."},
+	)
+	a := bgAgent(t, m, tools.Set{"ask": ask}, mgr, func(c *Config) { c.Storage = memoryStore(t) })
+	out, err := a.Generate(context.Background(), "go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.FinishReason != "suspended" {
+		t.Fatalf("finish %s: %v", out.FinishReason, types(out.Chunks))
+	}
+	susp, ok := firstOfType(out.Chunks, stream.TypeToolCallSuspended)
+	if !ok || !strings.Contains(mustJSON(t, susp.Payload), `"suspendPayload":{"question":"which birds?"}`) {
+		t.Fatalf("suspension %s", mustJSON(t, susp.Payload))
+	}
+	res, err := a.ResumeGenerate(context.Background(), out.RunID, map[string]string{"answer": "owls"}, WithToolCallID("c1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, _ := firstOfType(res.Chunks, stream.TypeToolResult)
+	if got := mustJSON(t, r.Payload); !strings.Contains(got, `"result":"researched owls"`) {
+		t.Errorf("resumed result %s", got)
+	}
+	tasks, _ := mgr.ListTasks(context.Background(), bgtasks.Filter{AgentID: "bg-agent"})
+	if tasks.Total != 1 || tasks.Tasks[0].Status != bgtasks.Completed {
+		t.Errorf("tasks %+v (one task, resumed, not a second one)", tasks)
+	}
+}

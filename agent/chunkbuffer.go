@@ -21,6 +21,9 @@ type chunkBuffer struct {
 
 func (b *chunkBuffer) add(c stream.Chunk) {
 	b.mu.Lock()
+	if b.chunks == nil {
+		b.chunks = make([]stream.Chunk, 0, 32)
+	}
 	b.chunks = append(b.chunks, c)
 	b.signal()
 	b.mu.Unlock()

@@ -75,15 +75,20 @@ type memoryRunLog struct {
 	updated time.Time
 }
 
-// memoryBlock is how many events a block of a memory log holds.
-const memoryBlock = 32
+// A memory log's first block holds firstBlock events (most runs need
+// no more), the others memoryBlock each.
+const (
+	firstBlock  = 32
+	memoryBlock = 128
+)
 
-// memoryEvent is one event of a memory log: its chunk's type, source and
-// payload (the run's id is the log's; a chunk with other fields is kept
-// whole), or its iteration, and when it was appended.
+// memoryEvent is one event of a memory log, in 64 bytes: its chunk's
+// type, source and payload (the run's id is the log's; a chunk with
+// other fields is kept whole), or the type of an event that is not a
+// chunk (an iteration, whose summary is the payload; the log's end or
+// pause), and when it was appended.
 type memoryEvent struct {
 	typ     string
-	chunk   string // the chunk's type
 	from    stream.From
 	payload any
 	whole   *stream.Chunk
@@ -116,11 +121,12 @@ func (p *memoryPublisher) publish(e RunEvent) {
 	switch c := &e.Chunk; {
 	case e.Iteration != nil:
 		me.payload = e.Iteration
+	case e.Type == eventEnd || e.Type == eventPause:
 	case c.Metadata == nil && c.Data == nil && c.ID == "" && !c.Transient && c.Object == nil && c.RunID == p.run.runID:
-		me.chunk, me.from, me.payload = c.Type, c.From, c.Payload
-	case e.Type != eventEnd && e.Type != eventPause:
+		me.typ, me.from, me.payload = c.Type, c.From, c.Payload
+	default:
 		whole := e.Chunk
-		me.whole = &whole
+		me.typ, me.whole = "", &whole
 	}
 	m := p.log
 	m.mu.Lock()
@@ -134,7 +140,10 @@ func (p *memoryPublisher) publish(e RunEvent) {
 
 // add appends e in the last block, or a new one when it is full.
 func (l *memoryRunLog) add(e memoryEvent) {
-	if n := len(l.blocks); n == 0 || len(l.blocks[n-1]) == memoryBlock {
+	switch n := len(l.blocks); {
+	case n == 0:
+		l.blocks = append(make([][]memoryEvent, 0, 4), make([]memoryEvent, 0, firstBlock))
+	case len(l.blocks[n-1]) == cap(l.blocks[n-1]):
 		l.blocks = append(l.blocks, make([]memoryEvent, 0, memoryBlock))
 	}
 	last := &l.blocks[len(l.blocks)-1]
@@ -142,17 +151,26 @@ func (l *memoryRunLog) add(e memoryEvent) {
 	l.n++
 }
 
+// at is the event of index i.
+func (l *memoryRunLog) at(i int64) memoryEvent {
+	if i < firstBlock {
+		return l.blocks[0][i]
+	}
+	i -= firstBlock
+	return l.blocks[1+i/memoryBlock][i%memoryBlock]
+}
+
 // event is the event of index i, as Observe yields it.
 func (l *memoryRunLog) event(i int64) RunEvent {
-	me := l.blocks[i/memoryBlock][i%memoryBlock]
+	me := l.at(i)
 	e := RunEvent{Index: i, Type: me.typ, CreatedAt: time.Unix(0, me.at).UTC()}
 	switch {
 	case me.whole != nil:
-		e.Chunk = *me.whole
+		e.Type, e.Chunk = eventTypeOf(me.whole.Type), *me.whole
 	case me.typ == RunEventIterationComplete:
 		e.Iteration, _ = me.payload.(*Iteration)
-	case me.chunk != "":
-		e.Chunk = stream.Chunk{Type: me.chunk, RunID: l.runID, From: me.from, Payload: me.payload}
+	case me.typ != eventEnd && me.typ != eventPause:
+		e.Type, e.Chunk = eventTypeOf(me.typ), stream.Chunk{Type: me.typ, RunID: l.runID, From: me.from, Payload: me.payload}
 	}
 	return e
 }

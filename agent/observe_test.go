@@ -341,3 +341,35 @@ func TestObserveASuspendedRunEndsThenItsResumeGoesOn(t *testing.T) {
 		t.Fatalf("observe from after the stop: %v %v", eventLabels(after), err)
 	}
 }
+
+// TestObserveLongRunsAcrossBlocks: a run of more events than a block of
+// the in-process log holds reads back whole, in order.
+func TestObserveLongRunsAcrossBlocks(t *testing.T) {
+	var steps []mock.Step
+	for i := range 30 {
+		steps = append(steps, mock.Step{ToolCalls: []mock.ToolCall{{ID: "call-" + string(rune('a'+i%26)) + string(rune('a'+i/26)), Name: "add", Args: `{"a":1,"b":1}`}}})
+	}
+	steps = append(steps, mock.Step{Text: "Done."})
+	a := newAgent(t, mock.New(steps...), tools.Set{"add": addTool()}, func(c *Config) { c.MaxSteps = 40 })
+	chunks := collect(t, a, "add a lot", WithRunID("long"))
+	events, err := observeAll(t, a, "long", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for i, e := range events {
+		if e.Index != int64(i) {
+			t.Fatalf("event %d has index %d", i, e.Index)
+		}
+		if e.Type != RunEventIterationComplete {
+			got = append(got, e.Chunk.Type)
+		}
+	}
+	if d := cmp.Diff(types(chunks), got); d != "" || len(events) < 200 {
+		t.Fatalf("%d events; chunks (-stream +log):\n%s", len(events), d)
+	}
+	tail, err := observeAll(t, a, "long", 150)
+	if err != nil || tail[0].Index != 150 || len(tail) != len(events)-150 {
+		t.Fatalf("from 150: %d events, %v", len(tail), err)
+	}
+}
