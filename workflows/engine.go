@@ -55,7 +55,7 @@ func (r *Run) execute(parent context.Context, yield func(stream.Chunk, error) bo
 	}()
 	r.emitMu.Lock()
 	r.emit = func(c stream.Chunk) bool { return yield(c, nil) }
-	r.log.ctx = context.WithoutCancel(parent)
+	r.openLog(parent)
 	r.emitMu.Unlock()
 	r.send(stream.TypeWorkflowStart, stream.FromWorkflow, map[string]any{"workflowId": r.wf.cfg.ID})
 	// A run with storage is found again even if its first step never
@@ -118,6 +118,7 @@ func (r *Run) suspend(ctx context.Context) {
 		return
 	}
 	r.send(stream.TypeWorkflowFinish, stream.FromWorkflow, r.finishPayload(StatusSuspended))
+	r.flushLog()
 }
 
 // finish ends the run with status (and err, when it failed).

@@ -22,35 +22,46 @@ func (w *Workflow) events() storage.RunEvents {
 	return w.localEvents
 }
 
-// runLog appends one run's chunks to its event log. The run's emit lock
-// serializes its use.
-type runLog struct {
-	ctx context.Context
-}
-
-// publish appends c to the run's log, encoded as the /stream route sends
-// it (see encodeChunk). A failed append leaves that chunk out of the log; the run goes on.
-// Nested workflows' inner runs do not log: their parent's log is the
-// one observed.
+// publish appends c to the run's log (see runLog), encoded as the
+// /stream route sends it (see encodeChunk). A failed append leaves that
+// chunk out of the log; the run goes on. Nested workflows' inner runs do
+// not log: their parent's log is the one observed.
 func (r *Run) publish(c stream.Chunk) {
-	if r.unlogged || r.log.ctx == nil {
+	if r.log == nil {
 		return
 	}
 	data, err := encodeChunk(c)
 	if err != nil {
 		return
 	}
-	_, _ = r.wf.events().AppendEvents(r.log.ctx, r.id, storage.Event{Type: c.Type, Data: data})
+	r.log.append(storage.Event{Type: c.Type, Data: data})
+}
+
+// openLog starts logging an execution of the run (nothing for an
+// unlogged run). The caller holds emitMu.
+func (r *Run) openLog(ctx context.Context) {
+	if r.unlogged {
+		return
+	}
+	ev := r.wf.events()
+	r.log = newRunLog(context.WithoutCancel(ctx), ev, r.id, ev == r.wf.localEvents)
+}
+
+// flushLog waits until the execution's chunks are all in the run's log
+// (before a suspension's stream ends).
+func (r *Run) flushLog() {
+	r.emitMu.Lock()
+	defer r.emitMu.Unlock()
+	if r.log != nil {
+		r.log.flush()
+	}
 }
 
 // endLog ends the run's log: the run has ended (not suspended).
 func (r *Run) endLog() {
 	r.emitMu.Lock()
 	defer r.emitMu.Unlock()
-	if r.unlogged || r.log.ctx == nil {
-		return
-	}
-	if _, err := r.wf.events().AppendEvents(r.log.ctx, r.id, storage.Event{Type: storage.EventEnd}); err == nil {
+	if r.log != nil && r.log.end() {
 		r.wf.endedLogs.add(time.Now())
 	}
 }

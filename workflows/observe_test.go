@@ -216,3 +216,42 @@ func TestOwnEventLogIsBounded(t *testing.T) {
 		t.Errorf("the newest run's log: %v, want it kept", err)
 	}
 }
+
+// countingEvents counts AppendEvents calls.
+type countingEvents struct {
+	storage.RunEvents
+	appends atomic.Int32
+}
+
+func (c *countingEvents) AppendEvents(ctx context.Context, runID string, events ...storage.Event) (int64, error) {
+	c.appends.Add(1)
+	return c.RunEvents.AppendEvents(ctx, runID, events...)
+}
+
+// TestLogAppendsAreGrouped: into a store other than the workflow's own
+// memory (a database), a run's chunks are appended in batches, fewer
+// appends than chunks, and the log is complete, in order and ended by
+// the time the run's stream ends.
+func TestLogAppendsAreGrouped(t *testing.T) {
+	events := &countingEvents{RunEvents: storage.NewMemoryEvents()}
+	w := New(Config{ID: "many-steps", Events: events})
+	for i := range 50 {
+		w.Then(NewStep(StepConfig[num, num]{ID: "s" + itoa(i), Execute: func(_ StepContext, in num) (num, error) {
+			time.Sleep(time.Millisecond)
+			return num{N: in.N + 1}, nil
+		}}))
+	}
+	mustCommit(t, w)
+	run := w.CreateRun(WithRunID("grouped"))
+	streamed := chunks(t, run.Stream(context.Background(), num{N: 0}, nil))
+	logged, err := events.ReadEvents(context.Background(), "grouped", 0, 0)
+	if err != nil || len(logged) != len(streamed)+1 || logged[len(logged)-1].Type != storage.EventEnd {
+		t.Fatalf("the log when the stream ended: %v, %d events for %d chunks", err, len(logged), len(streamed))
+	}
+	if got, want := records(t, observe(t, run, 0)), records(t, streamed); got != want {
+		t.Errorf("observed:\n%s\nwant:\n%s", got, want)
+	}
+	if n := events.appends.Load(); n > int32(len(streamed))/2 {
+		t.Errorf("%d appends for %d chunks, want them grouped", n, len(streamed))
+	}
+}

@@ -269,9 +269,10 @@ type Run struct {
 	// unsaved is set while a suspension's snapshot is being saved: the
 	// run reports itself running until it can be resumed.
 	unsaved bool
-	// log appends the run's chunks to its event log (under emitMu);
-	// unlogged runs (nested workflows' inner runs) have none.
-	log      runLog
+	// log appends the current execution's chunks to the run's event log
+	// (set under emitMu); unlogged runs (nested workflows' inner runs)
+	// have none.
+	log      *runLog
 	unlogged bool
 }
 

@@ -1,0 +1,108 @@
+package workflows
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/gomastra/mastra/storage"
+)
+
+// logLinger is how long a queued event waits for others to join its
+// batch: the most a log written to a database lags its run.
+const logLinger = 10 * time.Millisecond
+
+// runLog appends one execution's chunks to its run's event log. Into a
+// store that writes to a database, appends are grouped: the first event
+// is appended at once (so that the log exists before the run can be
+// seen to have ended), the others are queued and appended in order by
+// one goroutine at a time, in batches of those queued within logLinger
+// of the first — a transaction per batch, not per chunk. flush appends
+// the queue at once and waits until it is empty; the run flushes before
+// it suspends or ends its log, so that its log is complete when its
+// stream ends. It is safe for concurrent use.
+type runLog struct {
+	ctx    context.Context
+	events storage.RunEvents
+	runID  string
+	// direct appends each event at once (the workflow's own in-memory
+	// log, where an append is cheaper than a hand-off).
+	direct bool
+
+	hurry    chan struct{} // cuts a linger short (flush)
+	mu       sync.Mutex
+	idle     sync.Cond // signalled when the queue empties
+	started  bool
+	pending  []storage.Event
+	flushing bool
+}
+
+// newRunLog returns the log of one execution of run runID.
+func newRunLog(ctx context.Context, events storage.RunEvents, runID string, direct bool) *runLog {
+	l := &runLog{ctx: ctx, events: events, runID: runID, direct: direct, hurry: make(chan struct{}, 1)}
+	l.idle.L = &l.mu
+	return l
+}
+
+// append queues e (or appends it, see runLog). A failed append leaves
+// its events out of the log.
+func (l *runLog) append(e storage.Event) {
+	l.mu.Lock()
+	if l.direct || !l.started {
+		l.started = true
+		l.mu.Unlock()
+		_, _ = l.events.AppendEvents(l.ctx, l.runID, e)
+		return
+	}
+	l.pending = append(l.pending, e)
+	if !l.flushing {
+		l.flushing = true
+		go l.drain()
+	}
+	l.mu.Unlock()
+}
+
+// drain appends the queued events, a batch at a time, until none is left.
+func (l *runLog) drain() {
+	linger := time.NewTimer(logLinger)
+	defer linger.Stop()
+	for {
+		select {
+		case <-linger.C:
+		case <-l.hurry:
+		}
+		linger.Reset(logLinger)
+		l.mu.Lock()
+		batch := l.pending
+		l.pending = nil
+		if len(batch) == 0 {
+			l.flushing = false
+			l.idle.Broadcast()
+			l.mu.Unlock()
+			return
+		}
+		l.mu.Unlock()
+		_, _ = l.events.AppendEvents(l.ctx, l.runID, batch...)
+	}
+}
+
+// flush waits until every queued event has been appended (or failed).
+func (l *runLog) flush() {
+	select {
+	case l.hurry <- struct{}{}:
+	default:
+	}
+	l.mu.Lock()
+	for l.flushing {
+		l.idle.Wait()
+	}
+	l.mu.Unlock()
+}
+
+// end flushes the log, then ends it; false when the end could not be
+// appended.
+func (l *runLog) end() bool {
+	l.flush()
+	_, err := l.events.AppendEvents(l.ctx, l.runID, storage.Event{Type: storage.EventEnd})
+	return err == nil
+}
