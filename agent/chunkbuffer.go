@@ -21,6 +21,9 @@ type chunkBuffer struct {
 
 func (b *chunkBuffer) add(c stream.Chunk) {
 	b.mu.Lock()
+	if b.chunks == nil {
+		b.chunks = make([]stream.Chunk, 0, 32)
+	}
 	b.chunks = append(b.chunks, c)
 	b.signal()
 	b.mu.Unlock()
@@ -43,28 +46,28 @@ func (b *chunkBuffer) signal() {
 }
 
 // next returns the chunks from index from on, whether the stream has
-// ended (and its error), and, when there is nothing to read yet, the
-// channel to wait on.
-func (b *chunkBuffer) next(from int) (chunks []stream.Chunk, ended bool, err error, wait <-chan struct{}) {
+// ended, when there is nothing to read yet the channel to wait on, and
+// the error the stream ended on.
+func (b *chunkBuffer) next(from int) (chunks []stream.Chunk, ended bool, wait <-chan struct{}, err error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if from < len(b.chunks) {
 		return b.chunks[from:len(b.chunks):len(b.chunks)], false, nil, nil
 	}
 	if b.ended {
-		return nil, true, b.err, nil
+		return nil, true, nil, b.err
 	}
 	if b.wake == nil {
 		b.wake = make(chan struct{})
 	}
-	return nil, false, nil, b.wake
+	return nil, false, b.wake, nil
 }
 
 func (b *chunkBuffer) read(ctx context.Context) iter.Seq2[stream.Chunk, error] {
 	return func(yield func(stream.Chunk, error) bool) {
 		from := 0
 		for {
-			chunks, ended, err, wait := b.next(from)
+			chunks, ended, wait, err := b.next(from)
 			for _, c := range chunks {
 				if !yield(c, nil) {
 					return

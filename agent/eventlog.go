@@ -8,6 +8,7 @@ import (
 
 	"github.com/gomastra/mastra/internal/wakeup"
 	"github.com/gomastra/mastra/storage"
+	"github.com/gomastra/mastra/stream"
 )
 
 // Internal event types of a run's log, never yielded by Observe.
@@ -57,8 +58,8 @@ type RunOwner struct {
 	ThreadID, ResourceID string
 }
 
-// memoryLog is the in-process event log: events are kept as values,
-// never encoded.
+// memoryLog is the in-process event log: events are kept as compact
+// values (never encoded), in blocks that are never copied.
 type memoryLog struct {
 	mu   sync.Mutex
 	logs map[string]*memoryRunLog
@@ -66,10 +67,32 @@ type memoryLog struct {
 }
 
 type memoryRunLog struct {
-	events  []RunEvent
+	runID   string
+	blocks  [][]memoryEvent // each of cap memoryBlock; only the last grows
+	n       int64
 	owner   RunOwner
 	ended   bool
 	updated time.Time
+}
+
+// A memory log's first block holds firstBlock events (most runs need
+// no more), the others memoryBlock each.
+const (
+	firstBlock  = 32
+	memoryBlock = 128
+)
+
+// memoryEvent is one event of a memory log, in 64 bytes: its chunk's
+// type, source and payload (the run's id is the log's; a chunk with
+// other fields is kept whole), or the type of an event that is not a
+// chunk (an iteration, whose summary is the payload; the log's end or
+// pause), and when it was appended.
+type memoryEvent struct {
+	typ     string
+	from    stream.From
+	payload any
+	whole   *stream.Chunk
+	at      int64 // Unix nanoseconds
 }
 
 func newMemoryLog() *memoryLog { return &memoryLog{logs: map[string]*memoryRunLog{}} }
@@ -81,27 +104,75 @@ func (m *memoryLog) publisher(runID string, owner RunOwner) publisher {
 	defer m.mu.Unlock()
 	l := m.logs[runID]
 	if l == nil || l.ended {
-		l = &memoryRunLog{}
+		l = &memoryRunLog{runID: runID}
 		m.logs[runID] = l
 	}
 	l.owner = owner
-	return &memoryPublisher{log: m, runID: runID, run: l}
+	return &memoryPublisher{log: m, run: l}
 }
 
 type memoryPublisher struct {
-	log   *memoryLog
-	runID string
-	run   *memoryRunLog
+	log *memoryLog
+	run *memoryRunLog
 }
 
 func (p *memoryPublisher) publish(e RunEvent) {
+	me := memoryEvent{typ: e.Type}
+	switch c := &e.Chunk; {
+	case e.Iteration != nil:
+		me.payload = e.Iteration
+	case e.Type == eventEnd || e.Type == eventPause:
+	case c.Metadata == nil && c.Data == nil && c.ID == "" && !c.Transient && c.Object == nil && c.RunID == p.run.runID:
+		me.typ, me.from, me.payload = c.Type, c.From, c.Payload
+	default:
+		whole := e.Chunk
+		me.typ, me.whole = "", &whole
+	}
 	m := p.log
 	m.mu.Lock()
-	e.Index, e.CreatedAt = int64(len(p.run.events)), time.Now().UTC()
-	p.run.events = append(p.run.events, e)
-	p.run.updated = e.CreatedAt
+	now := time.Now()
+	me.at = now.UnixNano()
+	p.run.add(me)
+	p.run.updated = now
 	m.mu.Unlock()
-	m.hub.Notify(p.runID)
+	m.hub.Notify(p.run.runID)
+}
+
+// add appends e in the last block, or a new one when it is full.
+func (l *memoryRunLog) add(e memoryEvent) {
+	switch n := len(l.blocks); {
+	case n == 0:
+		l.blocks = append(make([][]memoryEvent, 0, 4), make([]memoryEvent, 0, firstBlock))
+	case len(l.blocks[n-1]) == cap(l.blocks[n-1]):
+		l.blocks = append(l.blocks, make([]memoryEvent, 0, memoryBlock))
+	}
+	last := &l.blocks[len(l.blocks)-1]
+	*last = append(*last, e)
+	l.n++
+}
+
+// at is the event of index i.
+func (l *memoryRunLog) at(i int64) memoryEvent {
+	if i < firstBlock {
+		return l.blocks[0][i]
+	}
+	i -= firstBlock
+	return l.blocks[1+i/memoryBlock][i%memoryBlock]
+}
+
+// event is the event of index i, as Observe yields it.
+func (l *memoryRunLog) event(i int64) RunEvent {
+	me := l.at(i)
+	e := RunEvent{Index: i, Type: me.typ, CreatedAt: time.Unix(0, me.at).UTC()}
+	switch {
+	case me.whole != nil:
+		e.Type, e.Chunk = eventTypeOf(me.whole.Type), *me.whole
+	case me.typ == RunEventIterationComplete:
+		e.Iteration, _ = me.payload.(*Iteration)
+	case me.typ != eventEnd && me.typ != eventPause:
+		e.Type, e.Chunk = eventTypeOf(me.typ), stream.Chunk{Type: me.typ, RunID: l.runID, From: me.from, Payload: me.payload}
+	}
+	return e
 }
 
 func (p *memoryPublisher) close(final string) {
@@ -117,14 +188,18 @@ func (m *memoryLog) read(_ context.Context, runID string, from int64, limit int)
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	l := m.logs[runID]
-	if l == nil || from >= int64(len(l.events)) {
+	if l == nil || from >= l.n {
 		return nil, nil
 	}
-	out := l.events[from:]
-	if limit > 0 && len(out) > limit {
-		out = out[:limit]
+	to := l.n
+	if limit > 0 && to-from > int64(limit) {
+		to = from + int64(limit)
 	}
-	return append([]RunEvent(nil), out...), nil
+	out := make([]RunEvent, 0, to-from)
+	for i := from; i < to; i++ {
+		out = append(out, l.event(i))
+	}
+	return out, nil
 }
 
 func (m *memoryLog) wait(ctx context.Context, runID string, after int64) error {
@@ -132,7 +207,7 @@ func (m *memoryLog) wait(ctx context.Context, runID string, after int64) error {
 		m.mu.Lock()
 		defer m.mu.Unlock()
 		l := m.logs[runID]
-		return l != nil && (l.ended || int64(len(l.events)) > after+1), nil
+		return l != nil && (l.ended || l.n > after+1), nil
 	})
 }
 

@@ -31,9 +31,10 @@ func (e *OffsetError) Error() string {
 // Observe reads the events of the run runID from its log: those from
 // index offset on, then live ones as the run appends them, in this
 // process or, with a shared store (SQLite, PostgreSQL), in another. It
-// ends after the run's last event: its end, or a RunEventFinish (a run
-// that suspended ends its events there; its resume appends more, read
-// from a later offset). A run whose log holds nothing yields
+// ends after the run's last event: when the run has ended, or when it
+// has stopped without ending (suspended, or parked for a recovery) and
+// not gone on yet — its resume appends more events, read from a later
+// offset (indexes then skip the one the stop took). A run whose log holds nothing yields
 // ErrRunNotFound; a negative offset or one past an ended run's last
 // event yields an *OffsetError; ctx's end yields ctx's error. Stopping
 // the iteration does not affect the run.

@@ -312,3 +312,64 @@ func TestEndedLogsAreSweptAfterRetention(t *testing.T) {
 		t.Errorf("new run: %d events, %v", len(events), err)
 	}
 }
+
+// TestObserveASuspendedRunEndsThenItsResumeGoesOn: a run that waits for
+// an approval ends its events without hanging a reader; the approval's
+// run appends after them, and a reader from 0 then reads across the
+// stop to the finish.
+func TestObserveASuspendedRunEndsThenItsResumeGoesOn(t *testing.T) {
+	a := newAgent(t, twoStepModel(), tools.Set{"add": addTool()})
+	chunks := collect(t, a, "What is 2+3?", WithRunID("run-s-1"), WithRequireToolApproval(true))
+	if last := chunks[len(chunks)-1]; last.Type != stream.TypeToolCallApproval {
+		t.Fatalf("the run did not suspend: %v", types(chunks))
+	}
+	before, err := observeAll(t, a, "run-s-1", 0)
+	if err != nil || len(before) != len(chunks) {
+		t.Fatalf("observe of the suspended run: %d events, %v", len(before), err)
+	}
+	for _, err := range a.ApproveToolCall(context.Background(), "run-s-1", "call-1") {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	all, err := observeAll(t, a, "run-s-1", 0)
+	if err != nil || all[len(all)-1].Type != RunEventFinish {
+		t.Fatalf("observe after the approval: %v %v", eventLabels(all), err)
+	}
+	after, err := observeAll(t, a, "run-s-1", int64(len(before))+1)
+	if err != nil || len(after) != len(all)-len(before) || after[0].Chunk.Type != stream.TypeToolResult {
+		t.Fatalf("observe from after the stop: %v %v", eventLabels(after), err)
+	}
+}
+
+// TestObserveLongRunsAcrossBlocks: a run of more events than a block of
+// the in-process log holds reads back whole, in order.
+func TestObserveLongRunsAcrossBlocks(t *testing.T) {
+	var steps []mock.Step
+	for i := range 30 {
+		steps = append(steps, mock.Step{ToolCalls: []mock.ToolCall{{ID: "call-" + string(rune('a'+i%26)) + string(rune('a'+i/26)), Name: "add", Args: `{"a":1,"b":1}`}}})
+	}
+	steps = append(steps, mock.Step{Text: "Done."})
+	a := newAgent(t, mock.New(steps...), tools.Set{"add": addTool()}, func(c *Config) { c.MaxSteps = 40 })
+	chunks := collect(t, a, "add a lot", WithRunID("long"))
+	events, err := observeAll(t, a, "long", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for i, e := range events {
+		if e.Index != int64(i) {
+			t.Fatalf("event %d has index %d", i, e.Index)
+		}
+		if e.Type != RunEventIterationComplete {
+			got = append(got, e.Chunk.Type)
+		}
+	}
+	if d := cmp.Diff(types(chunks), got); d != "" || len(events) < 200 {
+		t.Fatalf("%d events; chunks (-stream +log):\n%s", len(events), d)
+	}
+	tail, err := observeAll(t, a, "long", 150)
+	if err != nil || tail[0].Index != 150 || len(tail) != len(events)-150 {
+		t.Fatalf("from 150: %d events, %v", len(tail), err)
+	}
+}

@@ -23,8 +23,12 @@ func (r *run) live(out sink) (sink, func()) {
 	owner := RunOwner{ThreadID: r.opts.threadID, ResourceID: r.opts.resourceID}
 	act := &activeRun{runID: r.opts.runID, owner: owner, cancel: r.cancel}
 	a.active.add(act)
-	watch, stopWatch := context.WithCancel(context.WithoutCancel(r.ctx))
-	a.log.watchAborts(watch, r.opts.runID, func() { r.cancel(ErrRunAborted) })
+	stopWatch := func() {}
+	if a.log.shared() {
+		var watch context.Context
+		watch, stopWatch = context.WithCancel(context.WithoutCancel(r.ctx))
+		a.log.watchAborts(watch, r.opts.runID, func() { r.cancel(ErrRunAborted) })
+	}
 	pub := a.log.publisher(r.opts.runID, owner)
 	publishing := func(c stream.Chunk) bool {
 		pub.publish(RunEvent{Type: eventTypeOf(c.Type), Chunk: c})

@@ -17,7 +17,7 @@ const (
 	// (Iteration); a stream does not carry it, observers see it.
 	RunEventIterationComplete = "iteration-complete"
 	// RunEventFinish is the run's finish chunk (Chunk): the run has
-	// stopped (ended, aborted, or suspended to be resumed later).
+	// ended (finished, failed or aborted).
 	RunEventFinish = "finish"
 	// RunEventError is an error chunk of the run (Chunk).
 	RunEventError = "error"
