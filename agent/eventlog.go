@@ -72,7 +72,7 @@ type memoryRunLog struct {
 	n       int64
 	owner   RunOwner
 	ended   bool
-	updated time.Time
+	updated int64 // when the last event was appended, since clockBase
 }
 
 // A memory log's first block holds firstBlock events (most runs need
@@ -92,8 +92,11 @@ type memoryEvent struct {
 	from    stream.From
 	payload any
 	whole   *stream.Chunk
-	at      int64 // Unix nanoseconds
+	at      int64 // since clockBase
 }
+
+// clockBase is the time memory log events are timed from.
+var clockBase = time.Now()
 
 func newMemoryLog() *memoryLog { return &memoryLog{logs: map[string]*memoryRunLog{}} }
 
@@ -130,10 +133,9 @@ func (p *memoryPublisher) publish(e RunEvent) {
 	}
 	m := p.log
 	m.mu.Lock()
-	now := time.Now()
-	me.at = now.UnixNano()
+	me.at = int64(time.Since(clockBase)) // one monotonic clock read, cheaper than time.Now
 	p.run.add(me)
-	p.run.updated = now
+	p.run.updated = me.at
 	m.mu.Unlock()
 	m.hub.Notify(p.run.runID)
 }
@@ -163,7 +165,7 @@ func (l *memoryRunLog) at(i int64) memoryEvent {
 // event is the event of index i, as Observe yields it.
 func (l *memoryRunLog) event(i int64) RunEvent {
 	me := l.at(i)
-	e := RunEvent{Index: i, Type: me.typ, CreatedAt: time.Unix(0, me.at).UTC()}
+	e := RunEvent{Index: i, Type: me.typ, CreatedAt: clockBase.Add(time.Duration(me.at)).UTC().Round(0)}
 	switch {
 	case me.whole != nil:
 		e.Type, e.Chunk = eventTypeOf(me.whole.Type), *me.whole
@@ -224,7 +226,8 @@ func (m *memoryLog) sweep(_ context.Context, old storage.OldEvents) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for id, l := range m.logs {
-		if (l.ended && l.updated.Before(old.EndedBefore)) || l.updated.Before(old.IdleBefore) {
+		updated := clockBase.Add(time.Duration(l.updated))
+		if (l.ended && updated.Before(old.EndedBefore)) || updated.Before(old.IdleBefore) {
 			delete(m.logs, id)
 		}
 	}

@@ -1,12 +1,14 @@
 package agent
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
 	"sync"
+	"time"
 
 	"github.com/gomastra/mastra/storage"
 	"github.com/gomastra/mastra/stream"
@@ -36,8 +38,14 @@ func (s *storeLog) publisher(runID string, owner RunOwner) publisher {
 	return &storePublisher{store: s, runID: runID, owner: owner, first: true}
 }
 
+// storeLinger is how long a run's events wait to be appended with the
+// ones that follow them: a shared store gets one write per linger, not
+// one per chunk, and readers in other processes see events this much
+// later at most.
+const storeLinger = 20 * time.Millisecond
+
 // storePublisher appends one run's events: the first one at once, the
-// others by its goroutine, in order.
+// others by its goroutine, in batches, in order.
 type storePublisher struct {
 	store   *storeLog
 	runID   string
@@ -46,9 +54,10 @@ type storePublisher struct {
 	failed  bool
 	mu      sync.Mutex
 	pending []storage.Event
-	wake    chan struct{}
-	done    chan struct{}
 	closing bool
+	wake    chan struct{} // an event is pending
+	closed  chan struct{} // closed by close: write what is pending now
+	done    chan struct{} // closed once the goroutine has written all
 }
 
 func (p *storePublisher) publish(e RunEvent) {
@@ -71,25 +80,40 @@ func (p *storePublisher) publish(e RunEvent) {
 	}
 }
 
-// publishFirst appends the run's owner and first event, then starts the
-// goroutine that appends the others.
+// publishFirst appends the run's owner (when it has one) and first
+// event, then starts the goroutine that appends the others.
 func (p *storePublisher) publishFirst(e storage.Event) {
 	ctx := context.Background()
-	owner, _ := json.Marshal(p.owner)
-	if _, err := p.store.events.AppendEvents(ctx, p.runID+ownerLogSuffix, storage.Event{Type: "owner", Data: owner}, storage.Event{Type: storage.EventEnd}); err != nil && !errors.Is(err, storage.ErrConflict) {
-		p.store.log.Warn("agent: cannot log the run's owner", "runId", p.runID, "error", storage.ErrorDetail(err))
+	if p.owner != (RunOwner{}) {
+		owner, _ := json.Marshal(p.owner)
+		if _, err := p.store.events.AppendEvents(ctx, p.runID+ownerLogSuffix, storage.Event{Type: "owner", Data: owner}, storage.Event{Type: storage.EventEnd}); err != nil && !errors.Is(err, storage.ErrConflict) {
+			p.store.log.Warn("agent: cannot log the run's owner", "runId", p.runID, "error", storage.ErrorDetail(err))
+		}
 	}
 	if _, err := p.store.events.AppendEvents(ctx, p.runID, e); err != nil {
 		p.fail(err)
 	}
-	p.wake, p.done = make(chan struct{}, 1), make(chan struct{})
+	p.wake, p.closed, p.done = make(chan struct{}, 1), make(chan struct{}), make(chan struct{})
 	go p.loop()
 }
 
+// loop appends the pending events a linger after the first of them is
+// published, or at once when the run ends, until it has appended the
+// final one.
 func (p *storePublisher) loop() {
 	defer close(p.done)
+	linger := time.NewTimer(storeLinger)
+	defer linger.Stop()
 	for {
-		<-p.wake
+		select {
+		case <-p.wake:
+			linger.Reset(storeLinger)
+			select {
+			case <-linger.C:
+			case <-p.closed:
+			}
+		case <-p.closed:
+		}
 		p.mu.Lock()
 		batch, closing := p.pending, p.closing
 		p.pending = nil
@@ -100,12 +124,7 @@ func (p *storePublisher) loop() {
 			}
 		}
 		if closing {
-			p.mu.Lock()
-			n := len(p.pending)
-			p.mu.Unlock()
-			if n == 0 {
-				return
-			}
+			return
 		}
 	}
 }
@@ -117,6 +136,8 @@ func (p *storePublisher) fail(err error) {
 	p.store.log.Error("agent: the run's events are no longer logged", "runId", p.runID, "error", storage.ErrorDetail(err))
 }
 
+// close appends the final event after the pending ones, at once, and
+// waits until they are written. No publish follows it.
 func (p *storePublisher) close(final string) {
 	if p.first {
 		return // nothing was published
@@ -125,10 +146,7 @@ func (p *storePublisher) close(final string) {
 	p.pending = append(p.pending, storage.Event{Type: final})
 	p.closing = true
 	p.mu.Unlock()
-	select {
-	case p.wake <- struct{}{}:
-	default:
-	}
+	close(p.closed)
 	<-p.done
 }
 
@@ -195,7 +213,11 @@ func (s *storeLog) owner(ctx context.Context, runID string) (RunOwner, error) {
 		return RunOwner{}, err
 	}
 	if len(events) == 0 {
-		return RunOwner{}, ErrRunNotFound
+		// A run without thread or resource logs no owner.
+		if first, err := s.events.ReadEvents(ctx, runID, 0, 1); err != nil || len(first) == 0 {
+			return RunOwner{}, cmp.Or(err, ErrRunNotFound)
+		}
+		return RunOwner{}, nil
 	}
 	var o RunOwner
 	err = json.Unmarshal(events[0].Data, &o)
