@@ -102,7 +102,7 @@ func Run(t testing.TB, r Replicas, opts Options) Tally {
 		wg.Go(func() {
 			defer func() { <-slots }()
 			rng := rand.New(rand.NewPCG(opts.Seed, uint64(i)))
-			got, err := trial(r, fmt.Sprintf("reconnect-%d-%d", opts.Seed, i), planDrops(rng, events))
+			got, err := trial(r, fmt.Sprintf("reconnect-%d-%d", opts.Seed, i), promptOf(i), planDrops(rng, events))
 			if err != nil {
 				t.Errorf("trial %d: %v", i, err)
 			}
@@ -115,14 +115,18 @@ func Run(t testing.TB, r Replicas, opts Options) Tally {
 	return total
 }
 
+// promptOf is trial i's prompt: the runs of all trials have as many
+// events, and each its own content.
+func promptOf(i int) string { return fmt.Sprintf("topic %08d", i) }
+
 // calibrate returns the number of events a run has, read from a run the
-// trials' runs are like.
+// trials' runs are like (a prompt of the same length).
 func calibrate(t testing.TB, r Replicas, seed uint64) int {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), trialTimeout)
 	defer cancel()
 	runID := fmt.Sprintf("reconnect-%d-calibration", seed)
-	h, err := r.Runner.Start(ctx, "calibration", agent.WithRunID(runID))
+	h, err := r.Runner.Start(ctx, promptOf(99999999), agent.WithRunID(runID))
 	if err != nil {
 		t.Fatalf("calibration run: %v", err)
 	}
@@ -130,16 +134,18 @@ func calibrate(t testing.TB, r Replicas, seed uint64) int {
 	if err != nil || len(all) == 0 {
 		t.Fatalf("calibration run: %d events, %v", len(all), err)
 	}
-	waitDone(ctx, h)
+	if err := waitDone(ctx, h); err != nil {
+		t.Fatalf("calibration run: %v", err)
+	}
 	return len(all)
 }
 
 // trial starts a run, reads it uninterrupted and with drops at once, and
 // compares the readings, and both with the run's history once it ended.
-func trial(r Replicas, runID string, plan []drop) (Tally, error) {
+func trial(r Replicas, runID, prompt string, plan []drop) (Tally, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), trialTimeout)
 	defer cancel()
-	h, err := r.Runner.Start(ctx, "topic "+runID, agent.WithRunID(runID))
+	h, err := r.Runner.Start(ctx, prompt, agent.WithRunID(runID))
 	if err != nil {
 		return Tally{}, fmt.Errorf("start: %w", err)
 	}
