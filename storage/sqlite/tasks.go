@@ -232,16 +232,7 @@ func queryTasks(ctx context.Context, tx *sql.Tx, q string, args ...any) ([]bgtas
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	var tasks []bgtasks.Task
-	for rows.Next() {
-		t, err := scanTask(rows)
-		if err != nil {
-			return nil, err
-		}
-		tasks = append(tasks, t)
-	}
-	return tasks, rows.Err()
+	return collect(rows, scanTask)
 }
 
 // taskFailure wraps a failed task operation's error; nil stays nil.
