@@ -136,8 +136,9 @@ func (m *Manager) retryable(err error) bool {
 	return m.cfg.DefaultRetries.Retryable == nil || m.cfg.DefaultRetries.Retryable(err)
 }
 
-// marshalResult is an executor's result as JSON: a json.RawMessage or
-// []byte of JSON as it is, anything else encoded; nil is no result.
+// marshalResult is an executor's result as JSON: a json.RawMessage as
+// it is (it must be valid JSON), anything else encoded (a []byte as
+// encoding/json does, in base64); nil is no result.
 func marshalResult(result any) (json.RawMessage, error) {
 	switch r := result.(type) {
 	case nil:
