@@ -39,6 +39,21 @@ func PickClaims(c Claim, running map[string]int, pending []Task, now time.Time) 
 	return picked
 }
 
+// FullAgents returns the agents (sorted) whose running tasks, counted in
+// running, reach their limit in c: a claim takes none of their tasks,
+// so a Store that reads a bounded number of pending tasks leaves theirs
+// out, lest a long queue of one agent hide the tasks of the others.
+func FullAgents(c Claim, running map[string]int) []string {
+	var full []string
+	for agent, n := range running {
+		if limit := c.AgentLimit(agent); limit > 0 && n >= limit {
+			full = append(full, agent)
+		}
+	}
+	slices.Sort(full)
+	return full
+}
+
 // claimable reports whether the claim may take the pending task t: one
 // of its IDs (due or not), or, without IDs, a task due at now.
 func claimable(c Claim, t Task, now time.Time) bool {

@@ -73,19 +73,17 @@ func (m *Manager) claimNow(ctx context.Context, id string) {
 }
 
 // enqueueNow claims the new task at once, or applies the Reject or
-// FallbackSync backpressure when it cannot.
+// FallbackSync backpressure when it cannot. A claim that fails keeps no
+// task either: the caller is told the Enqueue failed.
 func (m *Manager) enqueueNow(ctx context.Context, task Task) (EnqueueResult, error) {
 	claimed, err := m.store.ClaimTasks(ctx, m.claim([]string{task.ID}))
-	if err != nil {
-		return EnqueueResult{}, fmt.Errorf("bgtasks: enqueue: %w", err)
-	}
-	if len(claimed) == 1 {
+	if err == nil && len(claimed) == 1 {
 		m.startExecution(claimed[0])
 		return EnqueueResult{Task: task}, nil
 	}
 	m.dropHooks(task.ID)
-	if err := m.store.DeleteTask(ctx, task.ID); err != nil {
-		return EnqueueResult{}, fmt.Errorf("bgtasks: enqueue: %w", err)
+	if derr := m.store.DeleteTask(ctx, task.ID); err != nil || derr != nil {
+		return EnqueueResult{}, fmt.Errorf("bgtasks: enqueue: %w", errors.Join(err, derr))
 	}
 	if m.cfg.Backpressure == FallbackSync {
 		return EnqueueResult{Task: task, FallbackToSync: true}, nil

@@ -9,13 +9,20 @@ import (
 	"time"
 )
 
-// startExecution runs the claimed task in a goroutine of its own.
+// startExecution runs the claimed task in a goroutine of its own. Once
+// Shutdown began it runs nothing: the task goes back to Pending, and
+// Shutdown, which waits for the executions started, misses none.
 func (m *Manager) startExecution(t Task) {
-	ctx, cancel := context.WithCancelCause(m.base)
 	m.mu.Lock()
+	if m.shutting {
+		m.mu.Unlock()
+		m.release(t)
+		return
+	}
+	ctx, cancel := context.WithCancelCause(m.base)
 	m.active[t.ID] = &activeTask{cancel: cancel, claimed: time.Now()}
-	m.mu.Unlock()
 	m.running.Add(1)
+	m.mu.Unlock()
 	go func() {
 		defer m.running.Done()
 		defer cancel(nil)

@@ -33,17 +33,54 @@ func (m *Manager) finish(t Task, o outcome) {
 	next, kind := m.nextRecord(t, o)
 	next.Owner, next.LeaseUntil = "", time.Time{}
 	stored, err := m.record(next)
-	if err != nil {
-		return // lost a race (whoever won records the task), or the store is down
+	m.recorded(unrecordedOutcome{next, kind}, stored, err)
+}
+
+// unrecordedOutcome is an execution's outcome to write: the task's
+// next record, and the event to publish once it is written.
+type unrecordedOutcome struct {
+	next Task
+	kind string
+}
+
+// recorded publishes the outcome o the store wrote (stored, or err).
+// When the store failed otherwise than by a lost race (whoever won
+// records the task), the outcome is kept for writeUnrecorded: the task
+// stays Running for this Manager, which renews its lease meanwhile.
+func (m *Manager) recorded(o unrecordedOutcome, stored Task, err error) {
+	if errors.Is(err, storage.ErrConflict) || errors.Is(err, storage.ErrNotFound) {
+		return
 	}
-	if kind == "" { // a retry
+	if err != nil {
+		m.mu.Lock()
+		m.unrecorded[o.next.ID] = o
+		m.mu.Unlock()
+		return
+	}
+	if o.kind == "" { // a retry
 		if wait := time.Until(stored.NotBefore); wait > 0 {
 			time.AfterFunc(wait, m.kick)
 		}
 		m.kick()
 		return
 	}
-	m.settled(Event{Type: kind, Task: stored})
+	m.settled(Event{Type: o.kind, Task: stored})
+}
+
+// writeUnrecorded tries once more to write the outcomes the store
+// failed to record.
+func (m *Manager) writeUnrecorded() {
+	m.mu.Lock()
+	outcomes := make([]unrecordedOutcome, 0, len(m.unrecorded))
+	for id, o := range m.unrecorded {
+		outcomes = append(outcomes, o)
+		delete(m.unrecorded, id)
+	}
+	m.mu.Unlock()
+	for _, o := range outcomes {
+		stored, err := m.store.UpdateTask(m.base, o.next)
+		m.recorded(o, stored, err)
+	}
 }
 
 // record writes an execution's outcome, trying again a few times while
@@ -99,8 +136,9 @@ func (m *Manager) retryable(err error) bool {
 	return m.cfg.DefaultRetries.Retryable == nil || m.cfg.DefaultRetries.Retryable(err)
 }
 
-// marshalResult is an executor's result as JSON: a json.RawMessage or
-// []byte of JSON as it is, anything else encoded; nil is no result.
+// marshalResult is an executor's result as JSON: a json.RawMessage as
+// it is (it must be valid JSON), anything else encoded (a []byte as
+// encoding/json does, in base64); nil is no result.
 func marshalResult(result any) (json.RawMessage, error) {
 	switch r := result.(type) {
 	case nil:

@@ -150,9 +150,11 @@ func (m *Manager) canRun(t Task) bool {
 	return ok
 }
 
-// renewLeases extends the leases of this Manager's Running tasks and
-// aborts the executions whose task was taken from it.
+// renewLeases writes the outcomes the store failed to record, extends
+// the leases of this Manager's Running tasks and aborts the executions
+// whose task was taken from it.
 func (m *Manager) renewLeases() {
+	m.writeUnrecorded()
 	asked := time.Now()
 	ids, err := m.store.RenewLeases(m.base, m.cfg.Owner, asked.Add(m.cfg.Lease))
 	if err != nil {

@@ -67,8 +67,11 @@ type Manager struct {
 	hooks     map[string]*Hooks      // by task id: the hooks Enqueue was given
 	active    map[string]*activeTask // by task id: executions in this process
 	finishing map[string]bool        // by task id: executions recording their outcome
-	started   bool
-	shutting  bool
+	// unrecorded are outcomes the store failed to record, by task id:
+	// this Manager holds their tasks and writes them at a renewal.
+	unrecorded map[string]unrecordedOutcome
+	started    bool
+	shutting   bool
 
 	wake    chan struct{} // a buffered kick of the dispatcher
 	stop    chan struct{} // closed by Shutdown
@@ -100,7 +103,8 @@ func New(cfg Config) *Manager {
 	return &Manager{
 		cfg: cfg, store: cfg.Store,
 		hooks: map[string]*Hooks{}, active: map[string]*activeTask{}, finishing: map[string]bool{},
-		wake: make(chan struct{}, 1), stop: make(chan struct{}),
+		unrecorded: map[string]unrecordedOutcome{},
+		wake:       make(chan struct{}, 1), stop: make(chan struct{}),
 		base: base, abort: abort,
 	}
 }

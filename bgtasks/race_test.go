@@ -2,6 +2,7 @@ package bgtasks_test
 
 import (
 	"context"
+	"errors"
 	"testing"
 	"time"
 
@@ -36,6 +37,30 @@ func TestRejectEnqueueKeepsTasksOthersClaimed(t *testing.T) {
 		}
 		if got := wait(t, m, res.Task.ID); got.Status != bgtasks.Completed {
 			t.Errorf("%s: task %s", mode, got.Status)
+		}
+	}
+}
+
+// failingClaimStore fails every claim.
+type failingClaimStore struct{ bgtasks.Store }
+
+func (failingClaimStore) ClaimTasks(context.Context, bgtasks.Claim) ([]bgtasks.Task, error) {
+	return nil, errors.New("connection reset")
+}
+
+// TestRejectEnqueueFailedClaimKeepsNoTask: an Enqueue under the Reject
+// or FallbackSync backpressure whose claim fails answers the error and
+// keeps no record: its task does not run later, elsewhere, behind the
+// back of a caller told it failed.
+func TestRejectEnqueueFailedClaimKeepsNoTask(t *testing.T) {
+	for _, mode := range []bgtasks.Backpressure{bgtasks.Reject, bgtasks.FallbackSync} {
+		mem := bgtasks.NewMemoryStore()
+		m := start(t, bgtasks.Config{Store: failingClaimStore{mem}, Backpressure: mode})
+		if _, err := m.Enqueue(context.Background(), payload("a", "c1"), nil); err == nil {
+			t.Fatalf("%s: Enqueue with a failing claim succeeded", mode)
+		}
+		if left, _, _ := mem.ListTasks(context.Background(), bgtasks.Filter{}); len(left) != 0 {
+			t.Errorf("%s: Enqueue failed but left %d task(s): %+v", mode, len(left), left[0])
 		}
 	}
 }

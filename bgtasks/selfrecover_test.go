@@ -73,3 +73,19 @@ func TestOutcomeWriteRetried(t *testing.T) {
 		t.Errorf("task = %s, %v", got.Status, err)
 	}
 }
+
+// TestOutcomeWriteRetriedAfterOutage: an outcome whose every write fails
+// for longer than the immediate retries is written once the store is
+// back, at a later lease renewal: the task does not stay Running (its
+// lease renewed, its slot held) for as long as the Manager lives.
+func TestOutcomeWriteRetriedAfterOutage(t *testing.T) {
+	var failures atomic.Int32
+	failures.Store(8)
+	m := start(t, bgtasks.Config{Store: flakyStore{bgtasks.NewMemoryStore(), &failures}, Lease: 90 * time.Millisecond})
+	tk := enqueue(t, m, payload("a", "c1"), func(context.Context, *bgtasks.Call) (any, error) { return "ok", nil })
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	if got, err := m.WaitForNextTask(ctx, []string{tk.ID}); err != nil || got.Status != bgtasks.Completed || string(got.Result) != `"ok"` {
+		t.Errorf("task = %s %s, %v; want completed with its result", got.Status, got.Result, err)
+	}
+}

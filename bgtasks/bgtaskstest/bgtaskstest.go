@@ -29,6 +29,7 @@ func Run(t *testing.T, open func(t *testing.T) bgtasks.Store) {
 	t.Run("ClaimLimits", func(t *testing.T) { testClaimLimits(t, open(t)) })
 	t.Run("ClaimIDsAndNotBefore", func(t *testing.T) { testClaimIDs(t, open(t)) })
 	t.Run("ClaimConcurrent", func(t *testing.T) { testClaimConcurrent(t, open(t)) })
+	t.Run("ClaimPastFullAgent", func(t *testing.T) { testClaimPastFullAgent(t, open(t)) })
 	t.Run("RenewLeases", func(t *testing.T) { testRenew(t, open(t)) })
 }
 
@@ -267,6 +268,30 @@ func testClaimConcurrent(t *testing.T, s bgtasks.Store) {
 		if n != 1 {
 			t.Errorf("task %s claimed %d times", id, n)
 		}
+	}
+}
+
+// testClaimPastFullAgent: an agent at its limit with a long queue (more
+// than a store may read in one claim) does not hold up the tasks of
+// other agents queued after it: the next claim takes them.
+func testClaimPastFullAgent(t *testing.T, s bgtasks.Store) {
+	ctx := context.Background()
+	const queued = 1500
+	for i := range queued {
+		create(t, s, task(fmt.Sprintf("a%04d", i), "a", i))
+	}
+	create(t, s, task("b", "b", queued))
+	c := bgtasks.Claim{Owner: "m1", LeaseUntil: time.Now().Add(time.Minute), PerAgent: 1}
+	var claimed []bgtasks.Task
+	for range 2 {
+		got, err := s.ClaimTasks(ctx, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		claimed = append(claimed, got...)
+	}
+	if ids(claimed) != "a0000 b" {
+		t.Errorf("two claims took %s; want a0000 b (one per agent)", ids(claimed))
 	}
 }
 

@@ -137,7 +137,7 @@ func (s *Store) ClaimTasks(ctx context.Context, c bgtasks.Claim) ([]bgtasks.Task
 			return err
 		}
 		at := now()
-		pending, err := pendingTasks(ctx, tx, c, at)
+		pending, err := pendingTasks(ctx, tx, c, bgtasks.FullAgents(c, running), at)
 		if err != nil {
 			return err
 		}
@@ -178,8 +178,8 @@ func runningPerAgent(ctx context.Context, tx pgx.Tx) (map[string]int, error) {
 }
 
 // pendingTasks are the pending tasks c may claim, oldest first: its IDs,
-// or those due at at.
-func pendingTasks(ctx context.Context, tx pgx.Tx, c bgtasks.Claim, at time.Time) ([]bgtasks.Task, error) {
+// or those due at at; none of the agents full.
+func pendingTasks(ctx context.Context, tx pgx.Tx, c bgtasks.Claim, full []string, at time.Time) ([]bgtasks.Task, error) {
 	q := `SELECT ` + sqlstore.TaskColumns + ` FROM mastra_background_tasks WHERE status = 'pending'`
 	var args []any
 	if len(c.IDs) > 0 {
@@ -188,6 +188,10 @@ func pendingTasks(ctx context.Context, tx pgx.Tx, c bgtasks.Claim, at time.Time)
 	} else {
 		q += ` AND (not_before IS NULL OR not_before <= $1)`
 		args = append(args, at)
+	}
+	if len(full) > 0 {
+		q += ` AND agent_id <> ALL($2)`
+		args = append(args, full)
 	}
 	q += fmt.Sprintf(` ORDER BY created_at, id LIMIT %d`, claimScan)
 	return queryTasks(ctx, tx, q, args...)

@@ -143,7 +143,7 @@ func (s *Store) ClaimTasks(ctx context.Context, c bgtasks.Claim) ([]bgtasks.Task
 			return err
 		}
 		at := now()
-		pending, err := pendingTasks(ctx, tx, c, at)
+		pending, err := pendingTasks(ctx, tx, c, bgtasks.FullAgents(c, running), at)
 		if err != nil {
 			return err
 		}
@@ -182,10 +182,16 @@ func runningPerAgent(ctx context.Context, tx *sql.Tx) (map[string]int, error) {
 }
 
 // pendingTasks are the pending tasks c may claim, oldest first: its IDs,
-// or those due at at.
-func pendingTasks(ctx context.Context, tx *sql.Tx, c bgtasks.Claim, at time.Time) ([]bgtasks.Task, error) {
+// or those due at at; none of the agents full.
+func pendingTasks(ctx context.Context, tx *sql.Tx, c bgtasks.Claim, full []string, at time.Time) ([]bgtasks.Task, error) {
 	q := `SELECT ` + sqlstore.TaskColumns + ` FROM mastra_background_tasks WHERE status = 'pending'`
 	var args []any
+	if len(full) > 0 {
+		q += ` AND agent_id NOT IN (?` + strings.Repeat(", ?", len(full)-1) + `)`
+		for _, agent := range full {
+			args = append(args, agent)
+		}
+	}
 	if len(c.IDs) > 0 {
 		q += ` AND id IN (?` + strings.Repeat(", ?", len(c.IDs)-1) + `)`
 		for _, id := range c.IDs {
@@ -226,16 +232,7 @@ func queryTasks(ctx context.Context, tx *sql.Tx, q string, args ...any) ([]bgtas
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	var tasks []bgtasks.Task
-	for rows.Next() {
-		t, err := scanTask(rows)
-		if err != nil {
-			return nil, err
-		}
-		tasks = append(tasks, t)
-	}
-	return tasks, rows.Err()
+	return collect(rows, scanTask)
 }
 
 // taskFailure wraps a failed task operation's error; nil stays nil.
