@@ -1,0 +1,193 @@
+package workflows
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/gomastra/mastra/internal/wakeup"
+	"github.com/gomastra/mastra/storage"
+	"github.com/gomastra/mastra/stream"
+)
+
+// chunkLog is the workflow's own in-memory event log, used when neither
+// Config.Events nor Config.Storage keeps run events. It keeps every
+// contract of storage.RunEvents. The runs' chunks are appended by
+// appendChunk and kept as values: ReadEvents encodes them when read,
+// into the bytes encodeChunk gives at the append (those /stream sends);
+// nothing re-validates or copies bytes the run itself produced.
+type chunkLog struct {
+	mu   sync.Mutex
+	logs map[string]*chunkRunLog
+	hub  wakeup.Hub
+}
+
+// chunkRunLog is one run's log. Its events are only appended to.
+type chunkRunLog struct {
+	events  []chunkEvent
+	ended   bool
+	updated time.Time
+}
+
+// chunkEvent is one event of a chunkLog: a chunk of the run kept as its
+// type, source and payload (the run id is the log's), or, when data is
+// set or payload is nil, an event kept as its type and bytes.
+type chunkEvent struct {
+	typ     string
+	from    stream.From
+	payload any             // a chunk's payload, encoded when read
+	data    json.RawMessage // the event's bytes, when payload is nil
+	at      int64           // when appended, Unix nanoseconds
+}
+
+func newChunkLog() *chunkLog { return &chunkLog{logs: map[string]*chunkRunLog{}} }
+
+// appendChunk appends run runID's chunk c, whose run id is runID and
+// which has no fields but Type, From and Payload (see Run.send); runID
+// must pass storage.CheckID. A chunk whose payload may change after the
+// append, or may not encode, is encoded at once (and left out when it
+// does not encode, as a failed append).
+func (m *chunkLog) appendChunk(runID string, c stream.Chunk) {
+	e := chunkEvent{typ: c.Type, from: c.From, payload: c.Payload}
+	if !keptAsValue(c.Payload) {
+		data, err := encodeChunk(c)
+		if err != nil {
+			return
+		}
+		e.payload, e.data = nil, data
+	}
+	m.add(runID, e)
+}
+
+// add appends e to run runID's log; it is left out when the log has
+// ended.
+func (m *chunkLog) add(runID string, e chunkEvent) bool {
+	now := time.Now().UTC()
+	e.at = now.UnixNano()
+	m.mu.Lock()
+	l := m.logs[runID]
+	if l == nil {
+		l = &chunkRunLog{}
+		m.logs[runID] = l
+	}
+	if l.ended {
+		m.mu.Unlock()
+		return false
+	}
+	l.events = append(l.events, e)
+	l.ended = e.typ == storage.EventEnd
+	l.updated = now
+	m.mu.Unlock()
+	m.hub.Notify(runID)
+	return true
+}
+
+// AppendEvents implements storage.RunEvents: events are checked as
+// storage.CheckEvents does and kept as bytes.
+func (m *chunkLog) AppendEvents(_ context.Context, runID string, events ...storage.Event) (int64, error) {
+	if err := storage.CheckEvents(runID, events); err != nil {
+		return 0, fmt.Errorf("memory: %w", err)
+	}
+	now := time.Now().UTC()
+	m.mu.Lock()
+	l := m.logs[runID]
+	if l == nil {
+		l = &chunkRunLog{}
+		m.logs[runID] = l
+	}
+	if l.ended {
+		m.mu.Unlock()
+		return 0, fmt.Errorf("memory: append events to run %s: the log has ended: %w", runID, storage.ErrConflict)
+	}
+	first := int64(len(l.events))
+	for _, e := range events {
+		l.events = append(l.events, chunkEvent{typ: e.Type, data: slices.Clone(e.Data), at: now.UnixNano()})
+	}
+	l.ended = events[len(events)-1].Type == storage.EventEnd
+	l.updated = now
+	m.mu.Unlock()
+	m.hub.Notify(runID)
+	return first, nil
+}
+
+// ReadEvents implements storage.RunEvents; chunks kept as values are
+// encoded here.
+func (m *chunkLog) ReadEvents(_ context.Context, runID string, from int64, limit int) ([]storage.Event, error) {
+	if err := storage.CheckReadEvents(runID, from); err != nil {
+		return nil, fmt.Errorf("memory: %w", err)
+	}
+	m.mu.Lock()
+	l := m.logs[runID]
+	if l == nil || from >= int64(len(l.events)) {
+		m.mu.Unlock()
+		return nil, nil
+	}
+	kept := l.events[from:]
+	if limit > 0 && len(kept) > limit {
+		kept = kept[:limit]
+	}
+	kept = kept[:len(kept):len(kept)] // appends never write into it
+	m.mu.Unlock()
+	out := make([]storage.Event, len(kept))
+	for i, e := range kept {
+		out[i] = storage.Event{Index: from + int64(i), Type: e.typ, Data: slices.Clone(e.data), CreatedAt: time.Unix(0, e.at).UTC()}
+		if e.payload != nil {
+			data, err := encodeChunk(stream.Chunk{Type: e.typ, RunID: runID, From: e.from, Payload: e.payload})
+			if err != nil {
+				return nil, fmt.Errorf("memory: read events of run %s: event %d: %w", runID, from+int64(i), err)
+			}
+			out[i].Data = data
+		}
+	}
+	return out, nil
+}
+
+// WaitEvents implements storage.RunEvents.
+func (m *chunkLog) WaitEvents(ctx context.Context, runID string, after int64) error {
+	if err := storage.CheckReadEvents(runID, after+1); err != nil {
+		return fmt.Errorf("memory: wait: %w", err)
+	}
+	return m.hub.Wait(ctx, runID, 0, func() (bool, error) {
+		m.mu.Lock()
+		defer m.mu.Unlock()
+		l := m.logs[runID]
+		return l != nil && (l.ended || int64(len(l.events)) > after+1), nil
+	})
+}
+
+// DeleteEvents implements storage.RunEvents.
+func (m *chunkLog) DeleteEvents(_ context.Context, old storage.OldEvents) (int, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	removed := 0
+	for id, l := range m.logs {
+		if (l.ended && l.updated.Before(old.EndedBefore)) || l.updated.Before(old.IdleBefore) {
+			delete(m.logs, id)
+			removed++
+		}
+	}
+	return removed, nil
+}
+
+// keptAsValue reports whether a chunk's payload p can be kept as a value
+// and encoded when read, into the bytes it encodes to now: a payload
+// the run builds for the chunk, whose fields it never changes, and
+// whose JSON fields are valid (so that it encodes).
+func keptAsValue(p any) bool {
+	switch p := p.(type) {
+	case stepPayload:
+		return validRaw(p.Payload) && validRaw(p.ResumePayload) && validRaw(p.Output) && validRaw(p.SuspendPayload)
+	case progressPayload:
+		return validRaw(p.IterationOutput)
+	case finishPayload:
+		return len(p.Metadata) == 0 && validRaw(p.FinalWorkflowResult)
+	}
+	return false
+}
+
+// validRaw reports whether an omitempty json.RawMessage field encodes:
+// it is empty or valid JSON.
+func validRaw(b json.RawMessage) bool { return len(b) == 0 || json.Valid(b) }
