@@ -49,10 +49,10 @@ func newChunkLog() *chunkLog { return &chunkLog{logs: map[string]*chunkRunLog{}}
 // which has no fields but Type, From and Payload (see Run.send); runID
 // must pass storage.CheckID. A chunk whose payload may change after the
 // append, or may not encode, is encoded at once (and left out when it
-// does not encode, as a failed append).
-func (m *chunkLog) appendChunk(runID string, c stream.Chunk) {
+// does not encode, as a failed append). checked is the run's.
+func (m *chunkLog) appendChunk(runID string, c stream.Chunk, checked *validRaws) {
 	e := chunkEvent{typ: c.Type, from: c.From, payload: c.Payload}
-	if !keptAsValue(c.Payload) {
+	if !keptAsValue(c.Payload, checked) {
 		data, err := encodeChunk(c)
 		if err != nil {
 			return
@@ -175,19 +175,49 @@ func (m *chunkLog) DeleteEvents(_ context.Context, old storage.OldEvents) (int, 
 // keptAsValue reports whether a chunk's payload p can be kept as a value
 // and encoded when read, into the bytes it encodes to now: a payload
 // the run builds for the chunk, whose fields it never changes, and
-// whose JSON fields are valid (so that it encodes).
-func keptAsValue(p any) bool {
+// whose JSON fields are valid (so that it encodes), as checked by
+// checked.
+func keptAsValue(p any, checked *validRaws) bool {
 	switch p := p.(type) {
 	case stepPayload:
-		return validRaw(p.Payload) && validRaw(p.ResumePayload) && validRaw(p.Output) && validRaw(p.SuspendPayload)
+		return checked.valid(p.Payload) && checked.valid(p.ResumePayload) && checked.valid(p.Output) && checked.valid(p.SuspendPayload)
 	case progressPayload:
-		return validRaw(p.IterationOutput)
+		return checked.valid(p.IterationOutput)
 	case finishPayload:
-		return len(p.Metadata) == 0 && validRaw(p.FinalWorkflowResult)
+		return len(p.Metadata) == 0 && checked.valid(p.FinalWorkflowResult)
 	}
 	return false
 }
 
-// validRaw reports whether an omitempty json.RawMessage field encodes:
-// it is empty or valid JSON.
-func validRaw(b json.RawMessage) bool { return len(b) == 0 || json.Valid(b) }
+// validRaws checks omitempty json.RawMessage fields of one run's
+// chunks, remembering the few it checked last: a step's output is the
+// next step's payload, checked once. Not safe for concurrent use.
+type validRaws struct {
+	recent [4]rawRef
+	next   int
+}
+
+// rawRef names a json.RawMessage's bytes.
+type rawRef struct {
+	first *byte
+	n     int
+}
+
+// valid reports whether b encodes: it is empty or valid JSON.
+func (v *validRaws) valid(b json.RawMessage) bool {
+	if len(b) == 0 {
+		return true
+	}
+	ref := rawRef{&b[0], len(b)}
+	for _, r := range v.recent {
+		if r == ref {
+			return true
+		}
+	}
+	if !json.Valid(b) {
+		return false
+	}
+	v.recent[v.next] = ref
+	v.next = (v.next + 1) % len(v.recent)
+	return true
+}

@@ -34,6 +34,7 @@ func TestChunkLogReadsTheBytesOfTheAppend(t *testing.T) {
 		{Type: stream.TypeWorkflowFinish, Payload: finishPayload{WorkflowStatus: StatusSuccess, Metadata: map[string]any{}, FinalWorkflowResult: json.RawMessage(`{"n":1}`)}},
 	}
 	log := newChunkLog()
+	var checked validRaws
 	var want []string
 	for _, c := range chunks {
 		c.RunID = "r"
@@ -43,7 +44,7 @@ func TestChunkLogReadsTheBytesOfTheAppend(t *testing.T) {
 		if b, err := encodeChunk(c); err == nil {
 			want = append(want, string(b))
 		}
-		log.appendChunk("r", c)
+		log.appendChunk("r", c, &checked)
 	}
 	user["k"] = "changed"
 	got, err := log.ReadEvents(context.Background(), "r", 0, 0)

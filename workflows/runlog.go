@@ -29,7 +29,8 @@ type runLog struct {
 	// local, when set, is the workflow's own in-memory log (events),
 	// where each chunk is appended at once, as a value: an append is
 	// cheaper than a hand-off.
-	local *chunkLog
+	local   *chunkLog
+	checked validRaws // the JSON fields of chunks kept in local
 
 	hurry    chan struct{} // cuts a linger short (flush)
 	mu       sync.Mutex
@@ -48,10 +49,10 @@ func newRunLog(ctx context.Context, events storage.RunEvents, runID string, loca
 
 // publish appends the run's chunk c: as a value to the workflow's own
 // in-memory log, else encoded (see encodeChunk). A chunk that does not
-// encode is left out.
+// encode is left out. The caller holds the run's emitMu.
 func (l *runLog) publish(c stream.Chunk) {
 	if l.local != nil {
-		l.local.appendChunk(l.runID, c)
+		l.local.appendChunk(l.runID, c, &l.checked)
 		return
 	}
 	data, err := encodeChunk(c)
