@@ -25,22 +25,68 @@ type chunkLog struct {
 	hub  wakeup.Hub
 }
 
-// chunkRunLog is one run's log. Its events are only appended to.
+// chunkRunLog is one run's log: its events, in blocks that are only
+// appended to and never copied, each twice the size of the one before
+// (firstChunkBlock, then up to maxChunkBlock).
 type chunkRunLog struct {
-	events  []chunkEvent
+	blocks  [][]chunkEvent
+	n       int64 // events in blocks
 	ended   bool
 	updated time.Time
 }
 
+// The sizes of a chunkRunLog's blocks.
+const (
+	firstChunkBlock = 32
+	maxChunkBlock   = 1024
+)
+
 // chunkEvent is one event of a chunkLog: a chunk of the run kept as its
-// type, source and payload (the run id is the log's), or, when data is
-// set or payload is nil, an event kept as its type and bytes.
+// type, source and payload (the run id is the log's), or, when encoded,
+// an event kept as its type and bytes (payload: a json.RawMessage, nil
+// when empty).
 type chunkEvent struct {
 	typ     string
 	from    stream.From
-	payload any             // a chunk's payload, encoded when read
-	data    json.RawMessage // the event's bytes, when payload is nil
-	at      int64           // when appended, Unix nanoseconds
+	payload any
+	at      int64 // when appended, Unix nanoseconds
+	encoded bool
+}
+
+// add appends e in the last block, or a new one when it is full.
+func (l *chunkRunLog) add(e chunkEvent) {
+	switch n := len(l.blocks); {
+	case n == 0:
+		l.blocks = append(make([][]chunkEvent, 0, 4), make([]chunkEvent, 0, firstChunkBlock))
+	case len(l.blocks[n-1]) == cap(l.blocks[n-1]):
+		l.blocks = append(l.blocks, make([]chunkEvent, 0, min(2*cap(l.blocks[n-1]), maxChunkBlock)))
+	}
+	last := &l.blocks[len(l.blocks)-1]
+	*last = append(*last, e)
+	l.n++
+}
+
+// read returns the events from index from on, at most limit (all when
+// limit <= 0); from must be below l.n.
+func (l *chunkRunLog) read(from int64, limit int) []chunkEvent {
+	n := l.n - from
+	if limit > 0 && int64(limit) < n {
+		n = int64(limit)
+	}
+	out := make([]chunkEvent, 0, n)
+	for _, b := range l.blocks {
+		if from >= int64(len(b)) {
+			from -= int64(len(b))
+			continue
+		}
+		take := min(int64(len(b))-from, n-int64(len(out)))
+		out = append(out, b[from:from+take]...)
+		from = 0
+		if int64(len(out)) == n {
+			break
+		}
+	}
+	return out
 }
 
 func newChunkLog() *chunkLog { return &chunkLog{logs: map[string]*chunkRunLog{}} }
@@ -57,7 +103,7 @@ func (m *chunkLog) appendChunk(runID string, c stream.Chunk, checked *validRaws)
 		if err != nil {
 			return
 		}
-		e.payload, e.data = nil, data
+		e.payload, e.encoded = json.RawMessage(data), true
 	}
 	m.add(runID, e)
 }
@@ -77,7 +123,7 @@ func (m *chunkLog) add(runID string, e chunkEvent) bool {
 		m.mu.Unlock()
 		return false
 	}
-	l.events = append(l.events, e)
+	l.add(e)
 	l.ended = e.typ == storage.EventEnd
 	l.updated = now
 	m.mu.Unlock()
@@ -102,9 +148,13 @@ func (m *chunkLog) AppendEvents(_ context.Context, runID string, events ...stora
 		m.mu.Unlock()
 		return 0, fmt.Errorf("memory: append events to run %s: the log has ended: %w", runID, storage.ErrConflict)
 	}
-	first := int64(len(l.events))
+	first := l.n
 	for _, e := range events {
-		l.events = append(l.events, chunkEvent{typ: e.Type, data: slices.Clone(e.Data), at: now.UnixNano()})
+		ce := chunkEvent{typ: e.Type, at: now.UnixNano(), encoded: true}
+		if len(e.Data) > 0 {
+			ce.payload = slices.Clone(e.Data)
+		}
+		l.add(ce)
 	}
 	l.ended = events[len(events)-1].Type == storage.EventEnd
 	l.updated = now
@@ -121,28 +171,31 @@ func (m *chunkLog) ReadEvents(_ context.Context, runID string, from int64, limit
 	}
 	m.mu.Lock()
 	l := m.logs[runID]
-	if l == nil || from >= int64(len(l.events)) {
+	if l == nil || from >= l.n {
 		m.mu.Unlock()
 		return nil, nil
 	}
-	kept := l.events[from:]
-	if limit > 0 && len(kept) > limit {
-		kept = kept[:limit]
-	}
-	kept = kept[:len(kept):len(kept)] // appends never write into it
+	kept := l.read(from, limit)
 	m.mu.Unlock()
 	out := make([]storage.Event, len(kept))
 	for i, e := range kept {
-		out[i] = storage.Event{Index: from + int64(i), Type: e.typ, Data: slices.Clone(e.data), CreatedAt: time.Unix(0, e.at).UTC()}
-		if e.payload != nil {
-			data, err := encodeChunk(stream.Chunk{Type: e.typ, RunID: runID, From: e.from, Payload: e.payload})
-			if err != nil {
-				return nil, fmt.Errorf("memory: read events of run %s: event %d: %w", runID, from+int64(i), err)
-			}
-			out[i].Data = data
+		data, err := e.data(runID)
+		if err != nil {
+			return nil, fmt.Errorf("memory: read events of run %s: event %d: %w", runID, from+int64(i), err)
 		}
+		out[i] = storage.Event{Index: from + int64(i), Type: e.typ, Data: data, CreatedAt: time.Unix(0, e.at).UTC()}
 	}
 	return out, nil
+}
+
+// data is e's bytes, a copy the caller owns: a chunk of run runID kept
+// as a value is encoded (see encodeChunk).
+func (e *chunkEvent) data(runID string) (json.RawMessage, error) {
+	if e.encoded {
+		raw, _ := e.payload.(json.RawMessage)
+		return slices.Clone(raw), nil
+	}
+	return encodeChunk(stream.Chunk{Type: e.typ, RunID: runID, From: e.from, Payload: e.payload})
 }
 
 // WaitEvents implements storage.RunEvents.
@@ -154,7 +207,7 @@ func (m *chunkLog) WaitEvents(ctx context.Context, runID string, after int64) er
 		m.mu.Lock()
 		defer m.mu.Unlock()
 		l := m.logs[runID]
-		return l != nil && (l.ended || int64(len(l.events)) > after+1), nil
+		return l != nil && (l.ended || l.n > after+1), nil
 	})
 }
 

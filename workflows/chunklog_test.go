@@ -95,3 +95,33 @@ var callIDRE = regexp.MustCompile(`"stepCallId":"[^"]*"`)
 
 // masked is b with its times and step call ids zeroed.
 func masked(b []byte) string { return callIDRE.ReplaceAllString(zeroTimes(b), `"stepCallId":""`) }
+
+// TestChunkLogReadsAcrossBlocks: reads from any offset, with any limit,
+// return the events in order across the log's blocks.
+func TestChunkLogReadsAcrossBlocks(t *testing.T) {
+	ctx := context.Background()
+	log := newChunkLog()
+	const n = 2500
+	for i := range n {
+		if _, err := log.AppendEvents(ctx, "r", storage.Event{Type: "t", Data: json.RawMessage(itoa(i))}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, from := range []int64{0, 1, 31, 32, 33, 95, 96, 500, 1000, n - 1} {
+		for _, limit := range []int{0, 1, 40, 256, 5000} {
+			got, err := log.ReadEvents(ctx, "r", from, limit)
+			want := int(n - from)
+			if limit > 0 {
+				want = min(want, limit)
+			}
+			if err != nil || len(got) != want {
+				t.Fatalf("from %d limit %d: %d events (%v), want %d", from, limit, len(got), err, want)
+			}
+			for i, e := range got {
+				if e.Index != from+int64(i) || string(e.Data) != itoa(int(from)+i) {
+					t.Fatalf("from %d limit %d: event %d is %d %s", from, limit, i, e.Index, e.Data)
+				}
+			}
+		}
+	}
+}
