@@ -27,14 +27,9 @@ func (w *Workflow) events() storage.RunEvents {
 // chunk out of the log; the run goes on. Nested workflows' inner runs do
 // not log: their parent's log is the one observed.
 func (r *Run) publish(c stream.Chunk) {
-	if r.log == nil {
-		return
+	if r.log != nil {
+		r.log.publish(c)
 	}
-	data, err := encodeChunk(c)
-	if err != nil {
-		return
-	}
-	r.log.append(storage.Event{Type: c.Type, Data: data})
 }
 
 // openLog starts logging an execution of the run (nothing for an
@@ -44,7 +39,11 @@ func (r *Run) openLog(ctx context.Context) {
 		return
 	}
 	ev := r.wf.events()
-	r.log = newRunLog(context.WithoutCancel(ctx), ev, r.id, ev == r.wf.localEvents)
+	var local *chunkLog
+	if ev == storage.RunEvents(r.wf.localEvents) && storage.CheckID(r.id) == nil && r.id != "" {
+		local = r.wf.localEvents
+	}
+	r.log = newRunLog(context.WithoutCancel(ctx), ev, r.id, local)
 }
 
 // flushLog waits until the execution's chunks are all in the run's log

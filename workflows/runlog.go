@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/gomastra/mastra/storage"
+	"github.com/gomastra/mastra/stream"
 )
 
 // logLinger is how long a queued event waits for others to join its
@@ -25,9 +26,11 @@ type runLog struct {
 	ctx    context.Context
 	events storage.RunEvents
 	runID  string
-	// direct appends each event at once (the workflow's own in-memory
-	// log, where an append is cheaper than a hand-off).
-	direct bool
+	// local, when set, is the workflow's own in-memory log (events),
+	// where each chunk is appended at once, as a value: an append is
+	// cheaper than a hand-off.
+	local   *chunkLog
+	checked validRaws // the JSON fields of chunks kept in local
 
 	hurry    chan struct{} // cuts a linger short (flush)
 	mu       sync.Mutex
@@ -38,17 +41,32 @@ type runLog struct {
 }
 
 // newRunLog returns the log of one execution of run runID.
-func newRunLog(ctx context.Context, events storage.RunEvents, runID string, direct bool) *runLog {
-	l := &runLog{ctx: ctx, events: events, runID: runID, direct: direct, hurry: make(chan struct{}, 1)}
+func newRunLog(ctx context.Context, events storage.RunEvents, runID string, local *chunkLog) *runLog {
+	l := &runLog{ctx: ctx, events: events, runID: runID, local: local, hurry: make(chan struct{}, 1)}
 	l.idle.L = &l.mu
 	return l
+}
+
+// publish appends the run's chunk c: as a value to the workflow's own
+// in-memory log, else encoded (see encodeChunk). A chunk that does not
+// encode is left out. The caller holds the run's emitMu.
+func (l *runLog) publish(c stream.Chunk) {
+	if l.local != nil {
+		l.local.appendChunk(l.runID, c, &l.checked)
+		return
+	}
+	data, err := encodeChunk(c)
+	if err != nil {
+		return
+	}
+	l.append(storage.Event{Type: c.Type, Data: data})
 }
 
 // append queues e (or appends it, see runLog). A failed append leaves
 // its events out of the log.
 func (l *runLog) append(e storage.Event) {
 	l.mu.Lock()
-	if l.direct || !l.started {
+	if !l.started {
 		l.started = true
 		l.mu.Unlock()
 		_, _ = l.events.AppendEvents(l.ctx, l.runID, e)

@@ -87,7 +87,7 @@ type Workflow struct {
 	local     storage.Runs
 	// localEvents is the runs' event log when neither Config.Events nor
 	// Config.Storage gives one.
-	localEvents storage.RunEvents
+	localEvents *chunkLog
 	endedLogs   endedRing          // when localEvents' newest logs ended
 	registry    tools.RegistrySlot // what steps reach as ctx.Mastra()
 	sweep       sweeper
@@ -96,7 +96,7 @@ type Workflow struct {
 
 // New returns an empty workflow.
 func New(cfg Config) *Workflow {
-	w := &Workflow{cfg: cfg, local: storage.NewMemoryRuns(), localEvents: storage.NewMemoryEvents()}
+	w := &Workflow{cfg: cfg, local: storage.NewMemoryRuns(), localEvents: newChunkLog()}
 	if cfg.ID == "" {
 		w.buildErr = errors.New("workflows: a workflow needs an ID")
 	}
