@@ -24,11 +24,11 @@ func (s downStore) UpdateTask(ctx context.Context, t bgtasks.Task) (bgtasks.Task
 	return s.Store.UpdateTask(ctx, t)
 }
 
-func (s downStore) RenewLeases(ctx context.Context, owner string, until time.Time) ([]string, error) {
+func (s downStore) RenewLeases(ctx context.Context, owner string, ids []string, until time.Time) ([]string, error) {
 	if s.down.Load() {
 		return nil, errors.New("connection refused")
 	}
-	return s.Store.RenewLeases(ctx, owner, until)
+	return s.Store.RenewLeases(ctx, owner, ids, until)
 }
 
 // TestOutcomeKeptThroughLongOutage: when the store cannot be written for
