@@ -85,7 +85,8 @@ func (m *Manager) kick() {
 }
 
 // run is the dispatcher: it claims what it may whenever woken, and
-// renews leases, recovers lapsed ones and cleans up on its tickers.
+// renews leases, recovers lapsed ones, drops the hooks of tasks finished
+// elsewhere and cleans up on its tickers.
 func (m *Manager) run() {
 	defer m.loop.Done()
 	poll := time.NewTicker(m.cfg.PollInterval)
@@ -109,6 +110,7 @@ func (m *Manager) run() {
 			m.dispatch()
 		case <-renew.C:
 			m.renewLeases()
+			m.sweepHooks()
 		case <-cleanup:
 			m.Cleanup(m.base)
 		}

@@ -67,6 +67,5 @@ func recovered(t Task) (Task, bool) {
 func (m *Manager) isActive(id string) bool {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	_, unrecorded := m.unrecorded[id]
-	return m.active[id] != nil || m.finishing[id] || unrecorded
+	return m.holds(id)
 }
