@@ -69,7 +69,11 @@ type Config struct {
 	// (default 1s). Work of its own process it sees at once.
 	PollInterval time.Duration
 	// Owner names this Manager in the records of the tasks it runs
-	// (default: a new random id).
+	// (default: a new random id). Give each live Manager of a shared
+	// store its own: Start takes up every Running task of its Owner as
+	// a dead predecessor's, so a second live Manager with the same Owner
+	// takes the first one's running tasks (retried or failed, the first
+	// one's executions aborted at its next renewal).
 	Owner string
 }
 

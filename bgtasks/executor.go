@@ -73,7 +73,10 @@ func (c *Call) Progress(ctx context.Context, output json.RawMessage) {
 
 // Hooks are an Enqueue's own executor and callbacks for its task. They
 // live in the enqueuing process only: a task taken up elsewhere after a
-// restart has none and uses Config.Resolve.
+// restart has none and uses Config.Resolve. The Manager drops them once
+// the task is finished: at once when it finishes in this process, else
+// at a lease renewal after the store shows it finished by another
+// Manager (whose callbacks this process does not call).
 type Hooks struct {
 	// Executor runs the task; nil: Config.Resolve finds one.
 	Executor Executor

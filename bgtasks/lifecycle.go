@@ -85,7 +85,8 @@ func (m *Manager) kick() {
 }
 
 // run is the dispatcher: it claims what it may whenever woken, and
-// renews leases, recovers lapsed ones and cleans up on its tickers.
+// renews leases, recovers lapsed ones, drops the hooks of tasks finished
+// elsewhere and cleans up on its tickers.
 func (m *Manager) run() {
 	defer m.loop.Done()
 	poll := time.NewTicker(m.cfg.PollInterval)
@@ -109,6 +110,7 @@ func (m *Manager) run() {
 			m.dispatch()
 		case <-renew.C:
 			m.renewLeases()
+			m.sweepHooks()
 		case <-cleanup:
 			m.Cleanup(m.base)
 		}
@@ -151,12 +153,17 @@ func (m *Manager) canRun(t Task) bool {
 }
 
 // renewLeases writes the outcomes the store failed to record, extends
-// the leases of this Manager's Running tasks and aborts the executions
-// whose task was taken from it.
+// the leases of the tasks this Manager runs and aborts the executions
+// whose task was taken from it. A task Running under its name that it
+// does not run (a claim whose answer was lost, a failed release) is not
+// renewed: it lapses and is recovered.
 func (m *Manager) renewLeases() {
 	m.writeUnrecorded()
-	asked := time.Now()
-	ids, err := m.store.RenewLeases(m.base, m.cfg.Owner, asked.Add(m.cfg.Lease))
+	mine, asked := m.heldTasks()
+	if len(mine) == 0 {
+		return
+	}
+	ids, err := m.store.RenewLeases(m.base, m.cfg.Owner, mine, asked.Add(m.cfg.Lease))
 	if err != nil {
 		return
 	}
@@ -171,4 +178,27 @@ func (m *Manager) renewLeases() {
 			a.cancel(errLost)
 		}
 	}
+}
+
+// heldTasks returns the ids of the tasks this Manager holds (running,
+// recording their outcome, or holding an outcome to write) and the time
+// it listed them: an execution started later was claimed after it.
+func (m *Manager) heldTasks() ([]string, time.Time) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	ids := make([]string, 0, len(m.active)+len(m.finishing)+len(m.unrecorded))
+	for id := range m.active {
+		ids = append(ids, id)
+	}
+	for id := range m.finishing {
+		if m.active[id] == nil {
+			ids = append(ids, id)
+		}
+	}
+	for id := range m.unrecorded {
+		if m.active[id] == nil && !m.finishing[id] {
+			ids = append(ids, id)
+		}
+	}
+	return ids, time.Now()
 }

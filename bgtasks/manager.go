@@ -72,6 +72,9 @@ type Manager struct {
 	unrecorded map[string]unrecordedOutcome
 	started    bool
 	shutting   bool
+	// hooksSwept is when the tasks sweepHooks has read finished up to;
+	// only the dispatcher uses it.
+	hooksSwept time.Time
 
 	wake    chan struct{} // a buffered kick of the dispatcher
 	stop    chan struct{} // closed by Shutdown
@@ -103,8 +106,8 @@ func New(cfg Config) *Manager {
 	return &Manager{
 		cfg: cfg, store: cfg.Store,
 		hooks: map[string]*Hooks{}, active: map[string]*activeTask{}, finishing: map[string]bool{},
-		unrecorded: map[string]unrecordedOutcome{},
-		wake:       make(chan struct{}, 1), stop: make(chan struct{}),
+		unrecorded: map[string]unrecordedOutcome{}, hooksSwept: time.Now(),
+		wake: make(chan struct{}, 1), stop: make(chan struct{}),
 		base: base, abort: abort,
 	}
 }

@@ -171,17 +171,18 @@ func (s *memoryStore) pendingOldestFirst(ids []string) []Task {
 	return pending
 }
 
-func (s *memoryStore) RenewLeases(_ context.Context, owner string, until time.Time) ([]string, error) {
+func (s *memoryStore) RenewLeases(_ context.Context, owner string, ids []string, until time.Time) ([]string, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var ids []string
-	for id, t := range s.tasks {
-		if t.Status == Running && t.Owner == owner {
+	var held []string
+	for _, id := range ids {
+		t, ok := s.tasks[id]
+		if ok && t.Status == Running && t.Owner == owner && !slices.Contains(held, id) {
 			t.LeaseUntil = until
 			s.tasks[id] = t
-			ids = append(ids, id)
+			held = append(held, id)
 		}
 	}
-	slices.Sort(ids)
-	return ids, nil
+	slices.Sort(held)
+	return held, nil
 }

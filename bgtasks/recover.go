@@ -17,7 +17,8 @@ const staleMessage = "Worker process terminated before task completed"
 // goes back to Pending, counting a retry; any other fails with
 // staleMessage. A task another Manager changed meanwhile is left to it.
 // An execution of this Manager holds its task until its outcome is
-// recorded, even when the lease lapsed (its renewals were late).
+// recorded, even when the lease lapsed (its renewals were late, or the
+// store was down).
 func (m *Manager) recover(ctx context.Context, filter Filter) error {
 	filter.Status = []Status{Running}
 	stale, _, err := m.store.ListTasks(ctx, filter)
@@ -61,9 +62,10 @@ func recovered(t Task) (Task, bool) {
 }
 
 // isActive reports whether an execution of this Manager holds the task:
-// running, or recording its outcome.
+// running, recording its outcome, or holding an outcome the store failed
+// to record (written at a later renewal).
 func (m *Manager) isActive(id string) bool {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return m.active[id] != nil || m.finishing[id]
+	return m.holds(id)
 }

@@ -14,8 +14,8 @@ import (
 // as a loaded database's are.
 type slowStore struct{ bgtasks.Store }
 
-func (s slowStore) RenewLeases(ctx context.Context, owner string, until time.Time) ([]string, error) {
-	ids, err := s.Store.RenewLeases(ctx, owner, until)
+func (s slowStore) RenewLeases(ctx context.Context, owner string, ids []string, until time.Time) ([]string, error) {
+	ids, err := s.Store.RenewLeases(ctx, owner, ids, until)
 	time.Sleep(200 * time.Millisecond)
 	return ids, err
 }

@@ -43,11 +43,13 @@ type Store interface {
 	// LeaseUntil, StartedAt now and its Version one more. With
 	// claim.IDs it claims only those, due or not.
 	ClaimTasks(ctx context.Context, claim Claim) ([]Task, error)
-	// RenewLeases sets LeaseUntil to until on every Running task owner
-	// holds, and returns their ids: a task owner thinks it runs but
-	// is not among them was taken from it (cancelled, or recovered
-	// after its lease lapsed).
-	RenewLeases(ctx context.Context, owner string, until time.Time) ([]string, error)
+	// RenewLeases sets LeaseUntil to until on those of the tasks ids
+	// that are Running and owner holds, and returns their ids: a task
+	// of ids not among them was taken from owner (cancelled, or
+	// recovered after its lease lapsed). Tasks owner holds that are not
+	// in ids keep their lease, so that one it does not run lapses and
+	// is recovered.
+	RenewLeases(ctx context.Context, owner string, ids []string, until time.Time) ([]string, error)
 }
 
 // Claim is what ClaimTasks claims, and for whom.

@@ -3,10 +3,13 @@ package bgtasks
 import (
 	"context"
 	"errors"
+	"fmt"
 	"iter"
 	"slices"
 	"sync"
 	"time"
+
+	"github.com/gomastra/mastra/storage"
 )
 
 // subscribers are the live readers of a Manager's events (Stream,
@@ -143,7 +146,9 @@ func (m *Manager) Stream(ctx context.Context, filter StreamFilter) iter.Seq2[Eve
 // (Terminal): at once when one already is, else when this Manager
 // publishes one's end or, for tasks run elsewhere, when the store shows
 // it (checked every Config.PollInterval). It fails with ctx's error
-// when ctx ends first, and at once when ids is empty.
+// when ctx ends first, at once when ids is empty, with storage.ErrNotFound
+// ("Task not found: <id>") when one of the tasks does not exist (or was
+// deleted meanwhile), and with the store's error when reading fails.
 func (m *Manager) WaitForNextTask(ctx context.Context, ids []string) (Task, error) {
 	if len(ids) == 0 {
 		return Task{}, errors.New("bgtasks: WaitForNextTask: no task ids")
@@ -153,14 +158,8 @@ func (m *Manager) WaitForNextTask(ctx context.Context, ids []string) (Task, erro
 	poll := time.NewTicker(m.cfg.PollInterval)
 	defer poll.Stop()
 	for {
-		for _, id := range ids {
-			t, err := m.store.GetTask(ctx, id)
-			if err == nil && t.Status.Terminal() {
-				return t, nil
-			}
-		}
-		if err := ctx.Err(); err != nil {
-			return Task{}, err
+		if t, err := m.firstTerminal(ctx, ids); err != nil || t.Status.Terminal() {
+			return t, err
 		}
 		for _, e := range sub.take(ctx, poll.C) {
 			if e.Task.Status.Terminal() {
@@ -168,4 +167,26 @@ func (m *Manager) WaitForNextTask(ctx context.Context, ids []string) (Task, erro
 			}
 		}
 	}
+}
+
+// firstTerminal returns the first of the tasks ids whose record is
+// terminal (a zero Task when none is), or ctx's error, or the error of
+// reading one.
+func (m *Manager) firstTerminal(ctx context.Context, ids []string) (Task, error) {
+	for _, id := range ids {
+		t, err := m.store.GetTask(ctx, id)
+		if cerr := ctx.Err(); cerr != nil {
+			return Task{}, cerr
+		}
+		if errors.Is(err, storage.ErrNotFound) {
+			return Task{}, taskNotFound(id)
+		}
+		if err != nil {
+			return Task{}, fmt.Errorf("bgtasks: WaitForNextTask: %w", err)
+		}
+		if t.Status.Terminal() {
+			return t, nil
+		}
+	}
+	return Task{}, ctx.Err()
 }

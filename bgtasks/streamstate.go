@@ -8,11 +8,14 @@ import (
 // streamState is what one Stream has yielded: the version of each
 // task's last state, so that a state seen both as this Manager's event
 // and in the store is yielded once, and when it last read the store.
+// A finished task is forgotten once no read of the store can show it
+// again (it finished before the reads' window).
 type streamState struct {
-	filter  StreamFilter
-	seen    map[string]int64
-	started time.Time // tasks finished before it are not news
-	polled  time.Time
+	filter   StreamFilter
+	seen     map[string]int64
+	finished map[string]time.Time // by task id: when a task seen finished did
+	started  time.Time            // tasks finished before it are not news
+	polled   time.Time
 }
 
 // pollMargin widens each read of the store's recently finished tasks
@@ -40,7 +43,24 @@ func (st *streamState) fresh(e Event) bool {
 		return false
 	}
 	st.seen[e.Task.ID] = e.Task.Version
+	if e.Task.Status.Terminal() {
+		if st.finished == nil {
+			st.finished = map[string]time.Time{}
+		}
+		st.finished[e.Task.ID] = e.Task.CompletedAt
+	}
 	return true
+}
+
+// forgetFinishedBefore forgets the finished tasks that finished before
+// since: the reads of the store from since on do not show them.
+func (st *streamState) forgetFinishedBefore(since time.Time) {
+	for id, at := range st.finished {
+		if at.Before(since) {
+			delete(st.finished, id)
+			delete(st.seen, id)
+		}
+	}
 }
 
 // poll reads the changes of the filter's tasks since the last poll: the
@@ -50,6 +70,7 @@ func (st *streamState) poll(ctx context.Context, store Store) ([]Event, error) {
 	if since.Before(st.started) {
 		since = st.started
 	}
+	st.forgetFinishedBefore(since)
 	live, err := st.read(ctx, store, Filter{Status: []Status{Running, Suspended}})
 	if err != nil {
 		return nil, err

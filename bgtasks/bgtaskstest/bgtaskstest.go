@@ -297,27 +297,32 @@ func testClaimPastFullAgent(t *testing.T, s bgtasks.Store) {
 
 func testRenew(t *testing.T, s bgtasks.Store) {
 	ctx := context.Background()
-	create(t, s, task("t1", "a", 0), task("t2", "b", 10))
-	if _, err := s.ClaimTasks(ctx, bgtasks.Claim{Owner: "m1", LeaseUntil: base, IDs: []string{"t1"}}); err != nil {
+	create(t, s, task("t1", "a", 0), task("t2", "b", 10), task("t3", "c", 20))
+	if _, err := s.ClaimTasks(ctx, bgtasks.Claim{Owner: "m1", LeaseUntil: base, IDs: []string{"t1", "t3"}}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s.ClaimTasks(ctx, bgtasks.Claim{Owner: "m2", LeaseUntil: base, IDs: []string{"t2"}}); err != nil {
 		t.Fatal(err)
 	}
 	lapsed, _, _ := s.ListTasks(ctx, bgtasks.Filter{LeaseBefore: base.Add(time.Second)})
-	if ids(lapsed) != "t1 t2" {
+	if ids(lapsed) != "t1 t2 t3" {
 		t.Errorf("lapsed = %s", ids(lapsed))
 	}
 	until := time.Now().Add(time.Hour)
-	held, err := s.RenewLeases(ctx, "m1", until)
+	// t2 is m2's, and "gone" does not exist: m1 renews only t1, and not
+	// t3, which it holds but did not name.
+	held, err := s.RenewLeases(ctx, "m1", []string{"t1", "t2", "gone"}, until)
 	if err != nil || fmt.Sprint(held) != "[t1]" {
 		t.Fatalf("RenewLeases = %v, %v", held, err)
+	}
+	if held, err := s.RenewLeases(ctx, "m1", nil, until); err != nil || len(held) != 0 {
+		t.Errorf("RenewLeases of no ids = %v, %v", held, err)
 	}
 	if got := get(t, s, "t1"); !got.LeaseUntil.Equal(until.Truncate(time.Microsecond)) && !got.LeaseUntil.Equal(until) || got.Version != 2 {
 		t.Errorf("renewed t1: lease %v version %d", got.LeaseUntil, got.Version)
 	}
 	lapsed, _, _ = s.ListTasks(ctx, bgtasks.Filter{LeaseBefore: base.Add(time.Second)})
-	if ids(lapsed) != "t2" {
+	if ids(lapsed) != "t2 t3" {
 		t.Errorf("lapsed after renewal = %s", ids(lapsed))
 	}
 	owned, _, _ := s.ListTasks(ctx, bgtasks.Filter{Owner: "m2"})

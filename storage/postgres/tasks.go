@@ -197,15 +197,18 @@ func pendingTasks(ctx context.Context, tx pgx.Tx, c bgtasks.Claim, full []string
 	return queryTasks(ctx, tx, q, args...)
 }
 
-// RenewLeases extends the leases of owner's running tasks.
-func (s *Store) RenewLeases(ctx context.Context, owner string, until time.Time) ([]string, error) {
+// RenewLeases extends the leases of those of the tasks ids owner runs.
+func (s *Store) RenewLeases(ctx context.Context, owner string, ids []string, until time.Time) ([]string, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
 	rows, err := s.pool.Query(ctx, `UPDATE mastra_background_tasks SET lease_until = $1
-		WHERE status = 'running' AND owner = $2 RETURNING id`, ts(until), owner)
+		WHERE status = 'running' AND owner = $2 AND id = ANY($3) RETURNING id`, ts(until), owner, ids)
 	if err != nil {
 		return nil, taskFailure("renew leases", "", err)
 	}
-	ids, err := pgx.CollectRows(rows, pgx.RowTo[string])
-	return ids, taskFailure("renew leases", "", err)
+	held, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	return held, taskFailure("renew leases", "", err)
 }
 
 func queryTasks(ctx context.Context, tx pgx.Tx, q string, args ...any) ([]bgtasks.Task, error) {

@@ -205,12 +205,20 @@ func pendingTasks(ctx context.Context, tx *sql.Tx, c bgtasks.Claim, full []strin
 	return queryTasks(ctx, tx, q, args...)
 }
 
-// RenewLeases extends the leases of owner's running tasks.
-func (s *Store) RenewLeases(ctx context.Context, owner string, until time.Time) ([]string, error) {
-	var ids []string
+// RenewLeases extends the leases of those of the tasks ids owner runs.
+func (s *Store) RenewLeases(ctx context.Context, owner string, ids []string, until time.Time) ([]string, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	args := []any{toMicros(until), owner}
+	for _, id := range ids {
+		args = append(args, id)
+	}
+	q := `UPDATE mastra_background_tasks SET lease_until = ?
+		WHERE status = 'running' AND owner = ? AND id IN (?` + strings.Repeat(", ?", len(ids)-1) + `) RETURNING id`
+	var held []string
 	err := s.write(ctx, func(tx *sql.Tx) error {
-		rows, err := tx.QueryContext(ctx, `UPDATE mastra_background_tasks SET lease_until = ?
-			WHERE status = 'running' AND owner = ? RETURNING id`, toMicros(until), owner)
+		rows, err := tx.QueryContext(ctx, q, args...)
 		if err != nil {
 			return err
 		}
@@ -220,11 +228,11 @@ func (s *Store) RenewLeases(ctx context.Context, owner string, until time.Time) 
 			if err := rows.Scan(&id); err != nil {
 				return err
 			}
-			ids = append(ids, id)
+			held = append(held, id)
 		}
 		return rows.Err()
 	})
-	return ids, taskFailure("renew leases", "", err)
+	return held, taskFailure("renew leases", "", err)
 }
 
 func queryTasks(ctx context.Context, tx *sql.Tx, q string, args ...any) ([]bgtasks.Task, error) {
