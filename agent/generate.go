@@ -29,8 +29,10 @@ func (r *run) drain(ctx context.Context, body func(out sink)) (*Output, error) {
 		chunks = append(chunks, c)
 		return true
 	})
-	body(publishing)
-	end()
+	func() {
+		defer end() // also when body panics, as Stream's deferred end
+		body(publishing)
+	}()
 	out := r.output()
 	out.Chunks = chunks
 	if r.result.err != nil {

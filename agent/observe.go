@@ -102,8 +102,22 @@ func (a *Agent) observe(ctx context.Context, runID string, offset int64) iter.Se
 // first read: no log at all is ErrRunNotFound; the end of a run that
 // has stopped (ended or paused) ends the reading at once (done); past
 // it is an *OffsetError. A running run's reader waits, as does one whose
-// events were appended since its first read.
+// events were appended since its first read. A reader at the end of the
+// log (a reconnect) reads only the log's last event.
 func (a *Agent) checkOffset(ctx context.Context, runID string, offset int64) (done bool, err error) {
+	if offset > 0 {
+		tail, err := a.log.read(ctx, runID, offset-1, 2)
+		if err != nil {
+			return false, err
+		}
+		switch len(tail) {
+		case 2:
+			// Events came after the first read: read them.
+			return false, nil
+		case 1:
+			return stoppedAt(runID, offset, offset, tail[0])
+		}
+	}
 	all, err := a.log.read(ctx, runID, 0, 0)
 	if err != nil {
 		return false, err
@@ -112,7 +126,12 @@ func (a *Agent) checkOffset(ctx context.Context, runID string, offset int64) (do
 	if n == 0 {
 		return false, fmt.Errorf("%w: %s", ErrRunNotFound, runID)
 	}
-	last := all[n-1]
+	return stoppedAt(runID, offset, n, all[n-1])
+}
+
+// stoppedAt is checkOffset's answer for a log of n events whose last is
+// last.
+func stoppedAt(runID string, offset, n int64, last RunEvent) (done bool, err error) {
 	if last.Type != eventEnd && last.Type != eventPause {
 		return false, nil
 	}

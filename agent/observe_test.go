@@ -3,12 +3,14 @@ package agent
 import (
 	"context"
 	"errors"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/gomastra/mastra/model/mock"
+	"github.com/gomastra/mastra/storage"
 	"github.com/gomastra/mastra/stream"
 	"github.com/gomastra/mastra/tools"
 )
@@ -371,5 +373,41 @@ func TestObserveLongRunsAcrossBlocks(t *testing.T) {
 	tail, err := observeAll(t, a, "long", 150)
 	if err != nil || tail[0].Index != 150 || len(tail) != len(events)-150 {
 		t.Fatalf("from 150: %d events, %v", len(tail), err)
+	}
+}
+
+// fullReadEvents counts the reads of a whole run event log.
+type fullReadEvents struct {
+	storage.RunEvents
+	full atomic.Int32
+}
+
+func (f *fullReadEvents) ReadEvents(ctx context.Context, runID string, from int64, limit int) ([]storage.Event, error) {
+	if limit <= 0 {
+		f.full.Add(1)
+	}
+	return f.RunEvents.ReadEvents(ctx, runID, from, limit)
+}
+
+// TestObserveAtTheEndReadsOnlyTheLastEvent: a reader at the end of a
+// suspended run's log (a reconnect) does not read the whole log to know
+// it is there; past the end is still an *OffsetError with the count.
+func TestObserveAtTheEndReadsOnlyTheLastEvent(t *testing.T) {
+	events := &fullReadEvents{RunEvents: storage.NewMemoryEvents()}
+	a := newAgent(t, twoStepModel(), tools.Set{"add": addTool()}, func(c *Config) { c.Events = events })
+	chunks := collect(t, a, "What is 2+3?", WithRunID("run-end"), WithRequireToolApproval(true))
+	count := int64(len(chunks)) + 1 // and the pause
+	if end, err := observeAll(t, a, "run-end", count); err != nil || len(end) != 0 {
+		t.Fatalf("offset %d (the count): %d events, %v", count, len(end), err)
+	}
+	if n := events.full.Load(); n != 0 {
+		t.Errorf("offset %d: %d reads of the whole log", count, n)
+	}
+	var oe *OffsetError
+	if _, err := observeAll(t, a, "run-end", count+1); !errors.As(err, &oe) || oe.Count != count {
+		t.Fatalf("offset %d: %v", count+1, err)
+	}
+	if _, err := observeAll(t, a, "no-such-run", 3); !errors.Is(err, ErrRunNotFound) {
+		t.Fatalf("unknown run: %v", err)
 	}
 }

@@ -18,7 +18,8 @@ const (
 	idleEventRetention = 24 * time.Hour
 )
 
-// sweeper removes old run event logs, at most once per half retention.
+// sweeper removes old run event logs, at most once per half retention
+// (per half idle retention when ended logs are kept).
 type sweeper struct {
 	mu   sync.Mutex
 	last time.Time
@@ -38,16 +39,21 @@ func eventLogOf(cfg Config) eventLog {
 }
 
 // sweepEvents removes the logs that retention no longer keeps, when
-// half a retention has passed since the last sweep. A shared store is
-// swept in the background.
+// half a retention has passed since the last sweep (half the idle
+// retention when ended logs are kept: a negative retention). A shared
+// store is swept in the background.
 func (a *Agent) sweepEvents() {
 	retention := a.cfg.EventRetention
 	if retention == 0 {
 		retention = defaultEventRetention
 	}
+	pace := retention
+	if pace < 0 {
+		pace = idleEventRetention
+	}
 	now := time.Now()
 	a.sweep.mu.Lock()
-	due := now.Sub(a.sweep.last) >= retention/2
+	due := now.Sub(a.sweep.last) >= pace/2
 	if due {
 		a.sweep.last = now
 	}

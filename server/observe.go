@@ -12,6 +12,7 @@ import (
 	"github.com/gomastra/mastra/agent"
 	"github.com/gomastra/mastra/internal/uuid"
 	"github.com/gomastra/mastra/internal/wire"
+	"github.com/gomastra/mastra/storage"
 	"github.com/gomastra/mastra/stream"
 )
 
@@ -103,8 +104,12 @@ func (s *Server) observeAgent(w http.ResponseWriter, r *http.Request) {
 	var fw *wire.Framer
 	for e, err := range a.Observe(ctx, req.runID, req.offset) {
 		if err != nil {
-			if fw == nil && ctx.Err() == nil {
+			switch {
+			case ctx.Err() != nil:
+			case fw == nil:
 				s.writeError(w, r, observeError(err))
+			default:
+				s.log.ErrorContext(r.Context(), "observing an agent run failed", "path", r.URL.Path, "error", storage.ErrorDetail(err))
 			}
 			return
 		}
