@@ -118,7 +118,9 @@ type Config struct {
 	// EventRetention is how long a run's log is kept after the run ends
 	// (default 30 s, as Mastra keeps its replay cache; negative: kept
 	// until removed by other means). Logs of runs that never ended are
-	// removed after a day without appends.
+	// removed after a day without appends. The in-process log (no
+	// Events, no Storage keeping run events) keeps at most the 1,000
+	// newest ended logs within that time, dropping the oldest first.
 	EventRetention time.Duration
 	// Background configures which tools may run as background tasks
 	// (see BackgroundTasks); they run only once the agent has a

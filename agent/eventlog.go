@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"errors"
+	"slices"
 	"sync"
 	"time"
 
@@ -64,7 +65,16 @@ type memoryLog struct {
 	mu   sync.Mutex
 	logs map[string]*memoryRunLog
 	hub  wakeup.Hub
+	// ended are the ended logs still kept, oldest first: at most
+	// maxEndedMemoryLogs of them (see dropOldEnded).
+	ended []*memoryRunLog
 }
+
+// maxEndedMemoryLogs bounds the ended logs an in-process log keeps
+// within their retention: a busy process keeps the newest ones, so that
+// the runs' chunks do not stay reachable (and scanned by every garbage
+// collection) for the whole retention.
+const maxEndedMemoryLogs = 1000
 
 type memoryRunLog struct {
 	runID   string
@@ -182,8 +192,26 @@ func (p *memoryPublisher) close(final string) {
 	if final == eventEnd {
 		p.log.mu.Lock()
 		p.run.ended = true
+		p.log.ended = append(p.log.ended, p.run)
+		p.log.dropOldEnded()
 		p.log.mu.Unlock()
 	}
+}
+
+// dropOldEnded removes the oldest ended logs beyond maxEndedMemoryLogs
+// (m.mu held). A log already swept, or replaced by a new run of the same
+// id, is only forgotten.
+func (m *memoryLog) dropOldEnded() {
+	extra := len(m.ended) - maxEndedMemoryLogs
+	if extra <= 0 {
+		return
+	}
+	for _, l := range m.ended[:extra] {
+		if m.logs[l.runID] == l {
+			delete(m.logs, l.runID)
+		}
+	}
+	m.ended = append(m.ended[:0], m.ended[extra:]...)
 }
 
 func (m *memoryLog) read(_ context.Context, runID string, from int64, limit int) ([]RunEvent, error) {
@@ -231,6 +259,7 @@ func (m *memoryLog) sweep(_ context.Context, old storage.OldEvents) error {
 			delete(m.logs, id)
 		}
 	}
+	m.ended = slices.DeleteFunc(m.ended, func(l *memoryRunLog) bool { return m.logs[l.runID] != l })
 	return nil
 }
 

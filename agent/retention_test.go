@@ -2,6 +2,8 @@ package agent
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -38,5 +40,32 @@ func TestKeptEndedLogsAreStillSweptAtAPace(t *testing.T) {
 	time.Sleep(100 * time.Millisecond) // let any other sweep begin
 	if n := events.sweeps.Load(); n != 1 {
 		t.Errorf("%d sweeps after 3 runs, want 1", n)
+	}
+}
+
+// TestMemoryLogKeepsTheNewestEndedLogs: the in-process log keeps at most
+// maxEndedMemoryLogs ended logs, dropping the oldest first, and never a
+// running one.
+func TestMemoryLogKeepsTheNewestEndedLogs(t *testing.T) {
+	m := newMemoryLog()
+	running := m.publisher("running", RunOwner{})
+	running.publish(RunEvent{Type: RunEventChunk})
+	for i := range maxEndedMemoryLogs + 5 {
+		p := m.publisher(fmt.Sprintf("run-%d", i), RunOwner{})
+		p.publish(RunEvent{Type: RunEventChunk})
+		p.close(eventEnd)
+	}
+	if len(m.logs) != maxEndedMemoryLogs+1 || len(m.ended) != maxEndedMemoryLogs {
+		t.Fatalf("kept %d logs, %d ended; want %d and %d", len(m.logs), len(m.ended), maxEndedMemoryLogs+1, maxEndedMemoryLogs)
+	}
+	for _, id := range []string{"run-0", "run-4"} {
+		if _, err := m.owner(t.Context(), id); !errors.Is(err, ErrRunNotFound) {
+			t.Errorf("%s: %v, want it dropped", id, err)
+		}
+	}
+	for _, id := range []string{"running", "run-5", fmt.Sprintf("run-%d", maxEndedMemoryLogs+4)} {
+		if _, err := m.owner(t.Context(), id); err != nil {
+			t.Errorf("%s: %v, want it kept", id, err)
+		}
 	}
 }
