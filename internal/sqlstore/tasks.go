@@ -1,10 +1,13 @@
 package sqlstore
 
 import (
+	"encoding/json"
+	"fmt"
 	"strings"
 	"time"
 
 	"github.com/gomastra/mastra/bgtasks"
+	"github.com/gomastra/mastra/storage"
 )
 
 // TaskColumns are the columns of mastra_background_tasks, in the order
@@ -76,4 +79,41 @@ func TaskOrder(f bgtasks.Filter) string {
 		return " ORDER BY " + col + " DESC NULLS LAST, id DESC"
 	}
 	return " ORDER BY " + col + " ASC NULLS FIRST, id ASC"
+}
+
+// TaskArgs are t's values for TaskColumns, in their order; at binds a
+// time as stored (a zero time binds NULL).
+func TaskArgs[T any](t bgtasks.Task, at func(time.Time) T) []any {
+	var errText any
+	if t.Error != nil {
+		b, _ := json.Marshal(t.Error)
+		errText = string(b)
+	}
+	opt := func(t time.Time) any {
+		if t.IsZero() {
+			return nil
+		}
+		return at(t)
+	}
+	return []any{
+		t.ID, string(t.Status), t.ToolName, t.ToolCallID, JSONArg(t.Args), t.AgentID, t.ThreadID, t.ResourceID, t.RunID,
+		JSONArg(t.Result), errText, JSONArg(t.SuspendPayload), JSONArg(t.ResumeData),
+		at(t.CreatedAt), opt(t.StartedAt), opt(t.CompletedAt), opt(t.SuspendedAt),
+		t.RetryCount, t.MaxRetries, t.Timeout.Milliseconds(), t.Version, t.Owner, opt(t.LeaseUntil), opt(t.NotBefore), t.Producer,
+	}
+}
+
+// TaskFailure wraps the error of a failed task operation op (on the
+// task id, when not empty) of backend ("sqlite", "postgres") as a
+// storage.DatabaseFailure; nil stays nil.
+func TaskFailure(backend, op, id string, err error) error {
+	if err == nil {
+		return nil
+	}
+	if id != "" {
+		err = fmt.Errorf("%s: %s %s: %w", backend, op, id, err)
+	} else {
+		err = fmt.Errorf("%s: %s: %w", backend, op, err)
+	}
+	return storage.DatabaseFailure(op, err)
 }

@@ -33,11 +33,11 @@ func (s *Store) CreateTask(ctx context.Context, t bgtasks.Task) error {
 	}
 	t.Version = 1
 	tag, err := s.pool.Exec(ctx, `INSERT INTO mastra_background_tasks (`+sqlstore.TaskColumns+`) VALUES (`+taskValues+`)
-		ON CONFLICT (id) DO NOTHING`, taskArgs(t)...)
+		ON CONFLICT (id) DO NOTHING`, sqlstore.TaskArgs(t, ts)...)
 	if err == nil && tag.RowsAffected() == 0 {
 		err = fmt.Errorf("it exists already: %w", storage.ErrConflict)
 	}
-	return taskFailure("create task", t.ID, err)
+	return sqlstore.TaskFailure("postgres", "create task", t.ID, err)
 }
 
 // GetTask returns the task, or storage.ErrNotFound.
@@ -46,7 +46,7 @@ func (s *Store) GetTask(ctx context.Context, id string) (bgtasks.Task, error) {
 	if errors.Is(err, pgx.ErrNoRows) {
 		err = storage.ErrNotFound
 	}
-	return t, taskFailure("get task", id, err)
+	return t, sqlstore.TaskFailure("postgres", "get task", id, err)
 }
 
 // UpdateTask replaces the task's record over version t.Version, in one
@@ -66,7 +66,7 @@ func (s *Store) UpdateTask(ctx context.Context, t bgtasks.Task) (bgtasks.Task, e
 			err = storage.ErrNotFound
 		}
 	}
-	return stored, taskFailure("update task", t.ID, err)
+	return stored, sqlstore.TaskFailure("postgres", "update task", t.ID, err)
 }
 
 // querier is a pool or a transaction.
@@ -77,7 +77,7 @@ type querier interface {
 // updateTask writes t's mutable fields over the row of version
 // t.Version and returns the row; pgx.ErrNoRows when there is none.
 func updateTask(ctx context.Context, q querier, t bgtasks.Task) (bgtasks.Task, error) {
-	a := taskArgs(t)
+	a := sqlstore.TaskArgs(t, ts)
 	return scanTask(q.QueryRow(ctx, `UPDATE mastra_background_tasks SET
 		status = $2, result = $3, error = $4, suspend_payload = $5, resume_data = $6,
 		started_at = $7, completed_at = $8, suspended_at = $9, retry_count = $10, max_retries = $11,
@@ -105,20 +105,20 @@ func (s *Store) ListTasks(ctx context.Context, f bgtasks.Filter) ([]bgtasks.Task
 		tasks, err = queryTasks(ctx, tx, q, args...)
 		return err
 	})
-	return tasks, total, taskFailure("list tasks", "", err)
+	return tasks, total, sqlstore.TaskFailure("postgres", "list tasks", "", err)
 }
 
 // DeleteTasks removes the tasks f selects.
 func (s *Store) DeleteTasks(ctx context.Context, f bgtasks.Filter) (int, error) {
 	where, args := sqlstore.TaskFilter(f, sqlstore.Dollar, ts)
 	tag, err := s.pool.Exec(ctx, `DELETE FROM mastra_background_tasks`+where, args...)
-	return int(tag.RowsAffected()), taskFailure("delete tasks", "", err)
+	return int(tag.RowsAffected()), sqlstore.TaskFailure("postgres", "delete tasks", "", err)
 }
 
 // DeleteTask removes the task, if it exists.
 func (s *Store) DeleteTask(ctx context.Context, id string) error {
 	_, err := s.pool.Exec(ctx, `DELETE FROM mastra_background_tasks WHERE id = $1`, id)
-	return taskFailure("delete task", id, err)
+	return sqlstore.TaskFailure("postgres", "delete task", id, err)
 }
 
 // ClaimTasks claims pending tasks in one transaction holding the claim
@@ -156,7 +156,7 @@ func (s *Store) ClaimTasks(ctx context.Context, c bgtasks.Claim) ([]bgtasks.Task
 		return nil
 	})
 	if err != nil {
-		return nil, taskFailure("claim tasks", "", err)
+		return nil, sqlstore.TaskFailure("postgres", "claim tasks", "", err)
 	}
 	return claimed, nil
 }
@@ -205,10 +205,10 @@ func (s *Store) RenewLeases(ctx context.Context, owner string, ids []string, unt
 	rows, err := s.pool.Query(ctx, `UPDATE mastra_background_tasks SET lease_until = $1
 		WHERE status = 'running' AND owner = $2 AND id = ANY($3) RETURNING id`, ts(until), owner, ids)
 	if err != nil {
-		return nil, taskFailure("renew leases", "", err)
+		return nil, sqlstore.TaskFailure("postgres", "renew leases", "", err)
 	}
 	held, err := pgx.CollectRows(rows, pgx.RowTo[string])
-	return held, taskFailure("renew leases", "", err)
+	return held, sqlstore.TaskFailure("postgres", "renew leases", "", err)
 }
 
 func queryTasks(ctx context.Context, tx pgx.Tx, q string, args ...any) ([]bgtasks.Task, error) {
@@ -217,42 +217,6 @@ func queryTasks(ctx context.Context, tx pgx.Tx, q string, args ...any) ([]bgtask
 		return nil, err
 	}
 	return pgx.CollectRows(rows, rowTo(func(r pgx.Row) (bgtasks.Task, error) { return scanTask(r) }))
-}
-
-// taskFailure wraps a failed task operation's error; nil stays nil.
-func taskFailure(op, id string, err error) error {
-	if err == nil {
-		return nil
-	}
-	if id != "" {
-		err = fmt.Errorf("postgres: %s %s: %w", op, id, err)
-	} else {
-		err = fmt.Errorf("postgres: %s: %w", op, err)
-	}
-	return storage.DatabaseFailure(op, err)
-}
-
-// taskArgs are t's values for TaskColumns ($1 to $25).
-func taskArgs(t bgtasks.Task) []any {
-	var errText any
-	if t.Error != nil {
-		b, _ := json.Marshal(t.Error)
-		errText = string(b)
-	}
-	return []any{
-		t.ID, string(t.Status), t.ToolName, t.ToolCallID, sqlstore.JSONArg(t.Args), t.AgentID, t.ThreadID, t.ResourceID, t.RunID,
-		sqlstore.JSONArg(t.Result), errText, sqlstore.JSONArg(t.SuspendPayload), sqlstore.JSONArg(t.ResumeData),
-		ts(t.CreatedAt), optTS(t.StartedAt), optTS(t.CompletedAt), optTS(t.SuspendedAt),
-		t.RetryCount, t.MaxRetries, t.Timeout.Milliseconds(), t.Version, t.Owner, optTS(t.LeaseUntil), optTS(t.NotBefore), t.Producer,
-	}
-}
-
-// optTS is a time that may be absent as stored: NULL when zero.
-func optTS(t time.Time) any {
-	if t.IsZero() {
-		return nil
-	}
-	return ts(t)
 }
 
 func optTime(t *time.Time) time.Time {

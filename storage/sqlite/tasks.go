@@ -29,7 +29,7 @@ func (s *Store) CreateTask(ctx context.Context, t bgtasks.Task) error {
 	err := s.write(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `INSERT INTO mastra_background_tasks (`+sqlstore.TaskColumns+`)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-			ON CONFLICT (id) DO NOTHING`, taskArgs(t)...)
+			ON CONFLICT (id) DO NOTHING`, sqlstore.TaskArgs(t, toMicros)...)
 		if err != nil {
 			return err
 		}
@@ -40,7 +40,7 @@ func (s *Store) CreateTask(ctx context.Context, t bgtasks.Task) error {
 		}
 		return nil
 	})
-	return taskFailure("create task", t.ID, err)
+	return sqlstore.TaskFailure("sqlite", "create task", t.ID, err)
 }
 
 // GetTask returns the task, or storage.ErrNotFound.
@@ -54,7 +54,7 @@ func (s *Store) GetTask(ctx context.Context, id string) (bgtasks.Task, error) {
 		}
 		return err
 	})
-	return t, taskFailure("get task", id, err)
+	return t, sqlstore.TaskFailure("sqlite", "get task", id, err)
 }
 
 // UpdateTask replaces the task's record over version t.Version (else
@@ -77,13 +77,13 @@ func (s *Store) UpdateTask(ctx context.Context, t bgtasks.Task) (bgtasks.Task, e
 		stored.Version = old.Version + 1
 		return replaceTask(ctx, tx, stored)
 	})
-	return stored, taskFailure("update task", t.ID, err)
+	return stored, sqlstore.TaskFailure("sqlite", "update task", t.ID, err)
 }
 
 // replaceTask writes every field of t over its row.
 func replaceTask(ctx context.Context, tx *sql.Tx, t bgtasks.Task) error {
 	_, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO mastra_background_tasks (`+sqlstore.TaskColumns+`)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, taskArgs(t)...)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, sqlstore.TaskArgs(t, toMicros)...)
 	return err
 }
 
@@ -105,7 +105,7 @@ func (s *Store) ListTasks(ctx context.Context, f bgtasks.Filter) ([]bgtasks.Task
 		tasks, err = queryTasks(ctx, tx, q, args...)
 		return err
 	})
-	return tasks, total, taskFailure("list tasks", "", err)
+	return tasks, total, sqlstore.TaskFailure("sqlite", "list tasks", "", err)
 }
 
 // DeleteTasks removes the tasks f selects.
@@ -120,7 +120,7 @@ func (s *Store) DeleteTasks(ctx context.Context, f bgtasks.Filter) (int, error) 
 		n, err = res.RowsAffected()
 		return err
 	})
-	return int(n), taskFailure("delete tasks", "", err)
+	return int(n), sqlstore.TaskFailure("sqlite", "delete tasks", "", err)
 }
 
 // DeleteTask removes the task, if it exists.
@@ -129,7 +129,7 @@ func (s *Store) DeleteTask(ctx context.Context, id string) error {
 		_, err := tx.ExecContext(ctx, `DELETE FROM mastra_background_tasks WHERE id = ?`, id)
 		return err
 	})
-	return taskFailure("delete task", id, err)
+	return sqlstore.TaskFailure("sqlite", "delete task", id, err)
 }
 
 // ClaimTasks claims pending tasks in one IMMEDIATE transaction: the
@@ -157,7 +157,7 @@ func (s *Store) ClaimTasks(ctx context.Context, c bgtasks.Claim) ([]bgtasks.Task
 		return nil
 	})
 	if err != nil {
-		return nil, taskFailure("claim tasks", "", err)
+		return nil, sqlstore.TaskFailure("sqlite", "claim tasks", "", err)
 	}
 	return claimed, nil
 }
@@ -232,7 +232,7 @@ func (s *Store) RenewLeases(ctx context.Context, owner string, ids []string, unt
 		}
 		return rows.Err()
 	})
-	return held, taskFailure("renew leases", "", err)
+	return held, sqlstore.TaskFailure("sqlite", "renew leases", "", err)
 }
 
 func queryTasks(ctx context.Context, tx *sql.Tx, q string, args ...any) ([]bgtasks.Task, error) {
@@ -241,42 +241,6 @@ func queryTasks(ctx context.Context, tx *sql.Tx, q string, args ...any) ([]bgtas
 		return nil, err
 	}
 	return collect(rows, scanTask)
-}
-
-// taskFailure wraps a failed task operation's error; nil stays nil.
-func taskFailure(op, id string, err error) error {
-	if err == nil {
-		return nil
-	}
-	if id != "" {
-		err = fmt.Errorf("sqlite: %s %s: %w", op, id, err)
-	} else {
-		err = fmt.Errorf("sqlite: %s: %w", op, err)
-	}
-	return storage.DatabaseFailure(op, err)
-}
-
-// taskArgs are t's values for TaskColumns.
-func taskArgs(t bgtasks.Task) []any {
-	var errText any
-	if t.Error != nil {
-		b, _ := json.Marshal(t.Error)
-		errText = string(b)
-	}
-	return []any{
-		t.ID, string(t.Status), t.ToolName, t.ToolCallID, sqlstore.JSONArg(t.Args), t.AgentID, t.ThreadID, t.ResourceID, t.RunID,
-		sqlstore.JSONArg(t.Result), errText, sqlstore.JSONArg(t.SuspendPayload), sqlstore.JSONArg(t.ResumeData),
-		toMicros(t.CreatedAt), optMicros(t.StartedAt), optMicros(t.CompletedAt), optMicros(t.SuspendedAt),
-		t.RetryCount, t.MaxRetries, t.Timeout.Milliseconds(), t.Version, t.Owner, optMicros(t.LeaseUntil), optMicros(t.NotBefore), t.Producer,
-	}
-}
-
-// optMicros is a time that may be absent in stored form: NULL when zero.
-func optMicros(t time.Time) any {
-	if t.IsZero() {
-		return nil
-	}
-	return toMicros(t)
 }
 
 func optTime(us sql.NullInt64) time.Time {
