@@ -65,17 +65,7 @@ func (s *Server) writeStream(w http.ResponseWriter, r *http.Request, seq chunkSe
 		if fw == nil {
 			fw = startStream(w, r, format)
 		}
-		b, err := enc.Encode(stream.Redact(c))
-		if err != nil {
-			s.log.WarnContext(r.Context(), "skipping a chunk that cannot be encoded", "type", c.Type, "error", err)
-			continue
-		}
-		if format == formatSSE {
-			err = fw.Data(b)
-		} else {
-			err = fw.Record(b)
-		}
-		if err != nil {
+		if !s.sendChunk(r, fw, enc, stream.Redact(c), format) {
 			return
 		}
 	}
@@ -90,4 +80,18 @@ func (s *Server) writeStream(w http.ResponseWriter, r *http.Request, seq chunkSe
 // wantsSSE reports whether the client asked for server-sent events.
 func wantsSSE(r *http.Request) bool {
 	return strings.Contains(r.Header.Get("Accept"), "text/event-stream")
+}
+
+// sendChunk writes c to fw in format; a chunk that cannot be encoded is
+// logged and skipped. False: the write failed (the client went away).
+func (s *Server) sendChunk(r *http.Request, fw *wire.Framer, enc *stream.Encoder, c stream.Chunk, format streamFormat) bool {
+	b, err := enc.Encode(c)
+	if err != nil {
+		s.log.WarnContext(r.Context(), "skipping a chunk that cannot be encoded", "type", c.Type, "error", err)
+		return true
+	}
+	if format == formatSSE {
+		return fw.Data(b) == nil
+	}
+	return fw.Record(b) == nil
 }

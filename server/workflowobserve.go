@@ -126,17 +126,7 @@ func (s *Server) writeObserved(w http.ResponseWriter, r *http.Request, seq chunk
 			}
 			return
 		}
-		b, err := enc.Encode(c)
-		if err != nil {
-			s.log.WarnContext(r.Context(), "skipping a chunk that cannot be encoded", "type", c.Type, "error", err)
-			continue
-		}
-		if format == formatSSE {
-			err = fw.Data(b)
-		} else {
-			err = fw.Record(b)
-		}
-		if err != nil {
+		if !s.sendChunk(r, fw, enc, c, format) {
 			return
 		}
 	}
