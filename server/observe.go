@@ -18,7 +18,7 @@ import (
 
 // observeIdleTimeout ends an observe stream that has had no event for
 // this long (a run that stopped without an end), as Mastra's route does.
-const observeIdleTimeout = 5 * time.Minute
+var observeIdleTimeout = 5 * time.Minute
 
 var (
 	errAgentRunNotFound = errorf(http.StatusNotFound, "Agent run not found")
@@ -106,6 +106,9 @@ func (s *Server) observeAgent(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			switch {
 			case ctx.Err() != nil:
+				if fw == nil && r.Context().Err() == nil {
+					startStream(w, r, formatSSE) // idle: an empty stream
+				}
 			case fw == nil:
 				s.writeError(w, r, observeError(err))
 			default:

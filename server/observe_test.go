@@ -318,3 +318,21 @@ func topKeys(t *testing.T, obj string) []string {
 }
 
 func jsonUnmarshal(s string, v any) error { return json.Unmarshal([]byte(s), v) }
+
+// TestObserveIdleBeforeAnyEventAnswersSSE: an observe stream that has
+// had no event when its idle time ends still answers as an SSE stream
+// (its headers, an empty body), not as an empty 200 without a type.
+func TestObserveIdleBeforeAnyEventAnswersSSE(t *testing.T) {
+	defer func(d time.Duration) { observeIdleTimeout = d }(observeIdleTimeout)
+	observeIdleTimeout = 100 * time.Millisecond
+	g := newGateTool()
+	f := newFixture(t, withAgent(func(c *agent.Config) { c.Tools = tools.Set{"add": g.tool()} }))
+	resp, _ := f.openStream(t, t.Context(), `{"messages":"What is 2+3?","runId":"run-idle-1"}`)
+	defer resp.Body.Close()
+	g.waitStarted(t)
+	defer func() { g.release <- struct{}{} }()
+	r, body := f.do(t, "POST", "/api/agents/calc-agent/observe", `{"runId":"run-idle-1","offset":1000}`)
+	if r.StatusCode != 200 || r.Header.Get("Content-Type") != "text/event-stream" || len(body) != 0 {
+		t.Errorf("idle observe: %d %q %q", r.StatusCode, r.Header.Get("Content-Type"), body)
+	}
+}
