@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"iter"
+	"runtime/debug"
 
 	"github.com/gomastra/mastra/stream"
 )
@@ -76,7 +77,7 @@ func (a *Agent) Detach(ctx context.Context, run func(ctx context.Context) iter.S
 		defer cancel()
 		defer stop()
 		for {
-			c, err, ok := next()
+			c, err, ok := a.pullRecovering(next)
 			if !ok || err != nil {
 				h.chunks.end(err)
 				return
@@ -85,4 +86,17 @@ func (a *Agent) Detach(ctx context.Context, run func(ctx context.Context) iter.S
 		}
 	}()
 	return h, nil
+}
+
+// pullRecovering is next() on a detached run's goroutine, where no
+// caller recovers: a panic of the run is logged and becomes the error
+// that ends its stream.
+func (a *Agent) pullRecovering(next func() (stream.Chunk, error, bool)) (c stream.Chunk, err error, ok bool) {
+	defer func() {
+		if p := recover(); p != nil {
+			a.cfg.Logger.Error("agent: a detached run panicked", "agent", a.cfg.ID, "panic", p, "stack", string(debug.Stack()))
+			c, err, ok = stream.Chunk{}, fmt.Errorf("agent %s: the run panicked: %v", a.cfg.ID, p), true
+		}
+	}()
+	return next()
 }
