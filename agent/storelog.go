@@ -83,14 +83,13 @@ func (p *storePublisher) publish(e RunEvent) {
 // publishFirst appends the run's owner (when it has one) and first
 // event, then starts the goroutine that appends the others.
 func (p *storePublisher) publishFirst(e storage.Event) {
-	ctx := context.Background()
 	if p.owner != (RunOwner{}) {
 		owner, _ := json.Marshal(p.owner)
-		if _, err := p.store.events.AppendEvents(ctx, p.runID+ownerLogSuffix, storage.Event{Type: "owner", Data: owner}, storage.Event{Type: storage.EventEnd}); err != nil && !errors.Is(err, storage.ErrConflict) {
+		if err := p.append(p.runID+ownerLogSuffix, storage.Event{Type: "owner", Data: owner}, storage.Event{Type: storage.EventEnd}); err != nil && !errors.Is(err, storage.ErrConflict) {
 			p.store.log.Warn("agent: cannot log the run's owner", "runId", p.runID, "error", storage.ErrorDetail(err))
 		}
 	}
-	if _, err := p.store.events.AppendEvents(ctx, p.runID, e); err != nil {
+	if err := p.append(p.runID, e); err != nil {
 		p.fail(err)
 	}
 	p.wake, p.closed, p.done = make(chan struct{}, 1), make(chan struct{}), make(chan struct{})
@@ -119,7 +118,7 @@ func (p *storePublisher) loop() {
 		p.pending = nil
 		p.mu.Unlock()
 		if len(batch) > 0 && !p.failed {
-			if _, err := p.store.events.AppendEvents(context.Background(), p.runID, batch...); err != nil {
+			if err := p.append(p.runID, batch...); err != nil {
 				p.fail(err)
 			}
 		}
@@ -127,6 +126,19 @@ func (p *storePublisher) loop() {
 			return
 		}
 	}
+}
+
+// storeAppendTimeout bounds one append to the store: a store that hangs
+// fails the run's publishing (the run goes on without it) instead of
+// holding the run at its first chunk and at its end.
+var storeAppendTimeout = 30 * time.Second
+
+// append appends events to the log logID, within storeAppendTimeout.
+func (p *storePublisher) append(logID string, events ...storage.Event) error {
+	ctx, cancel := context.WithTimeout(context.Background(), storeAppendTimeout)
+	defer cancel()
+	_, err := p.store.events.AppendEvents(ctx, logID, events...)
+	return err
 }
 
 // fail stops the publishing of a run whose log refuses appends (the
