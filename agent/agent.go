@@ -119,7 +119,7 @@ type Config struct {
 	// (default 30 s, as Mastra keeps its replay cache; negative: kept
 	// until removed by other means). Logs of runs that never ended are
 	// removed after a day without appends. The in-process log (no
-	// Events, no Storage keeping run events) keeps at most the 1,000
+	// Events, no Storage keeping run events) keeps at most the 100
 	// newest ended logs within that time, dropping the oldest first.
 	EventRetention time.Duration
 	// Background configures which tools may run as background tasks

@@ -74,7 +74,7 @@ type memoryLog struct {
 // within their retention: a busy process keeps the newest ones, so that
 // the runs' chunks do not stay reachable (and scanned by every garbage
 // collection) for the whole retention.
-const maxEndedMemoryLogs = 1000
+const maxEndedMemoryLogs = 100
 
 type memoryRunLog struct {
 	runID   string
