@@ -70,6 +70,19 @@ func TaskDateColumn(c bgtasks.DateColumn) string {
 	return "created_at"
 }
 
+// TaskListQueries are the two statements of a task listing over where
+// (TaskFilter's clause, whose arguments both take): the number of tasks
+// it selects, and their page in f's order (all of them when f.PerPage
+// is not positive).
+func TaskListQueries(f bgtasks.Filter, where string) (count, page string) {
+	count = `SELECT COUNT(*) FROM mastra_background_tasks` + where
+	page = `SELECT ` + TaskColumns + ` FROM mastra_background_tasks` + where + TaskOrder(f)
+	if f.PerPage > 0 {
+		page += fmt.Sprintf(" LIMIT %d OFFSET %d", f.PerPage, max(f.Page, 0)*f.PerPage)
+	}
+	return count, page
+}
+
 // TaskOrder is the ORDER BY clause of f (with its leading space): its
 // date, a task without it first, ties by id, ascending unless
 // f.Descending.

@@ -94,15 +94,12 @@ func (s *Store) ListTasks(ctx context.Context, f bgtasks.Filter) ([]bgtasks.Task
 	var tasks []bgtasks.Task
 	var total int
 	err := s.read(ctx, func(tx *sql.Tx) error {
-		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM mastra_background_tasks`+where, args...).Scan(&total); err != nil {
+		count, page := sqlstore.TaskListQueries(f, where)
+		if err := tx.QueryRowContext(ctx, count, args...).Scan(&total); err != nil {
 			return err
 		}
-		q := `SELECT ` + sqlstore.TaskColumns + ` FROM mastra_background_tasks` + where + sqlstore.TaskOrder(f)
-		if f.PerPage > 0 {
-			q += fmt.Sprintf(" LIMIT %d OFFSET %d", f.PerPage, max(f.Page, 0)*f.PerPage)
-		}
 		var err error
-		tasks, err = queryTasks(ctx, tx, q, args...)
+		tasks, err = queryTasks(ctx, tx, page, args...)
 		return err
 	})
 	return tasks, total, sqlstore.TaskFailure("sqlite", "list tasks", "", err)
