@@ -7,6 +7,7 @@ package wakeup
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -16,6 +17,11 @@ type Hub struct {
 	mu    sync.Mutex
 	keys  map[string]*waiters
 	epoch chan struct{} // closed by NotifyAll; nil until a waiter needs it
+	// watching counts the waiters registered, so that a Notify with none
+	// takes no lock. A waiter registers before it checks for news, and a
+	// notifier makes its news visible before it loads the count: either
+	// the notifier sees the waiter or the waiter sees the news.
+	watching atomic.Int64
 }
 
 type waiters struct {
@@ -23,9 +29,13 @@ type waiters struct {
 	n  int           // waiters holding ch
 }
 
-// Notify wakes the goroutines waiting on key. It costs a map lookup
-// when none waits.
+// Notify wakes the goroutines waiting on key; the news it announces must
+// be visible to them before it is called. It costs one atomic load when
+// none waits on any key.
 func (h *Hub) Notify(key string) {
+	if h.watching.Load() == 0 {
+		return
+	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if w := h.keys[key]; w != nil {
@@ -59,12 +69,14 @@ func (h *Hub) watch(key string) (news, all <-chan struct{}, release func()) {
 		h.keys[key] = w
 	}
 	w.n++
+	h.watching.Add(1)
 	if h.epoch == nil {
 		h.epoch = make(chan struct{})
 	}
 	return w.ch, h.epoch, func() {
 		h.mu.Lock()
 		defer h.mu.Unlock()
+		h.watching.Add(-1)
 		if w.n--; w.n == 0 && h.keys[key] == w {
 			delete(h.keys, key)
 		}
