@@ -18,7 +18,7 @@ func (r *run) payload(reason model.FinishReason, continued bool, text string, us
 		Metadata:   stream.StepMetadata{ModelMetadata: r.modelMetadata(), Request: map[string]any{}},
 		Output:     stream.FinishOutput{Text: text, ToolCalls: []stream.ToolCallPayload{}, Usage: usage, Steps: clip(r.report.records)},
 		Messages: &stream.MessageGroups{
-			All:  append(append(make([]model.Message, 0, len(s.User)+len(s.Response)), s.User...), s.Response...),
+			All:  r.report.conversation.of(s.User, s.Response),
 			User: clip(s.User), NonUser: clip(s.Response),
 		},
 	}

@@ -20,6 +20,8 @@ type report struct {
 	// them.
 	steps   []Step
 	records []stream.StepRecord
+	// conversation is the payloads' Messages.All.
+	conversation conversation
 	// resumedStep says the next step-finish is the one of the step a
 	// resume completed; stepObject that the current step produced the
 	// structured object.
