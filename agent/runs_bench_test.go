@@ -1,0 +1,56 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/gomastra/mastra/model"
+	"github.com/gomastra/mastra/model/mock"
+	"github.com/gomastra/mastra/tools"
+)
+
+// BenchmarkRuns is BenchmarkLoop on one agent, as a server runs it: the
+// agent is built once and each op is one run of K tool steps (one add
+// call each) then the answer, through Stream (all chunks consumed) or
+// Generate. The scripted model answers from the request, so runs do not
+// depend on each other.
+func BenchmarkRuns(b *testing.B) {
+	for _, k := range []int{1, 10, 50} {
+		answer := func(req *model.Request) mock.Step {
+			n := 0
+			for _, m := range req.Messages {
+				if m.Role == model.RoleTool {
+					n++
+				}
+			}
+			if n >= k {
+				return mock.Step{Text: "The sum is 5."}
+			}
+			return mock.Step{ToolCalls: []mock.ToolCall{{ID: fmt.Sprintf("call-%d", n), Name: "add", Args: `{"a":2,"b":3}`}}}
+		}
+		a, err := New(Config{ID: "bench", Model: mock.NewFunc(answer), Tools: tools.Set{"add": addTool()}, MaxSteps: k + 1})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(fmt.Sprintf("generate/K=%d", k), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				out, err := a.Generate(context.Background(), "add")
+				if err != nil || out.FinishReason != "stop" {
+					b.Fatal(err, out.FinishReason)
+				}
+			}
+		})
+		b.Run(fmt.Sprintf("stream/K=%d", k), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				for _, err := range a.Stream(context.Background(), "add") {
+					if err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+		})
+	}
+}
