@@ -119,8 +119,11 @@ type Config struct {
 	// (default 30 s, as Mastra keeps its replay cache; negative: kept
 	// until removed by other means). Logs of runs that never ended are
 	// removed after a day without appends. The in-process log (no
-	// Events, no Storage keeping run events) keeps at most the 100
-	// newest ended logs within that time, dropping the oldest first.
+	// Events, no Storage keeping run events) keeps, within that time,
+	// the 100 newest ended logs a reader may come back to (its reader
+	// left before the end: Follow, Start, Detach; or Observe read it
+	// while it ran) and the 4 newest of the others, dropping the oldest
+	// first.
 	EventRetention time.Duration
 	// Background configures which tools may run as background tasks
 	// (see BackgroundTasks); they run only once the agent has a

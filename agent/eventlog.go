@@ -50,8 +50,11 @@ type publisher interface {
 	// publish appends e (its Index and CreatedAt are the log's).
 	publish(e RunEvent)
 	// close appends the final event (eventEnd or eventPause) after
-	// every published one and waits until they are in the log.
-	close(final string)
+	// every published one and waits until they are in the log. wanted
+	// says a reader may come back for the ended log (see
+	// run.logWanted); a log that keeps every ended log for its
+	// retention ignores it.
+	close(final string, wanted bool)
 }
 
 // RunOwner is the memory thread and resource a run was started for.
@@ -65,44 +68,33 @@ type memoryLog struct {
 	mu   sync.Mutex
 	logs map[string]*memoryRunLog
 	hub  wakeup.Hub
-	// ended are the ended logs still kept, oldest first: at most
-	// maxEndedMemoryLogs of them (see dropOldEnded).
-	ended []*memoryRunLog
+	// wanted are the ended logs kept for readers that may come back,
+	// oldest first: at most maxWantedEndedLogs of them; delivered the
+	// others, at most maxDeliveredEndedLogs (see dropOldEnded).
+	wanted, delivered []*memoryRunLog
 }
 
-// maxEndedMemoryLogs bounds the ended logs an in-process log keeps
-// within their retention: a busy process keeps the newest ones, so that
-// the runs' chunks do not stay reachable (and scanned by every garbage
-// collection) for the whole retention.
-const maxEndedMemoryLogs = 100
-
-type memoryRunLog struct {
-	runID   string
-	blocks  [][]memoryEvent // each of cap memoryBlock; only the last grows
-	n       int64
-	owner   RunOwner
-	ended   bool
-	updated int64 // when the last event was appended, since clockBase
-}
-
-// A memory log's first block holds firstBlock events (most runs need
-// no more), the others memoryBlock each.
+// An ended log keeps every chunk of its run reachable, and scanned by
+// every garbage collection, for as long as it is kept: the in-process
+// log keeps, within their retention, the newest maxWantedEndedLogs logs
+// of runs a reader may come back to (a reader left before the end, or
+// the run was detached or observed), and only the newest
+// maxDeliveredEndedLogs of the others (their one reader had every
+// chunk).
 const (
-	firstBlock  = 32
-	memoryBlock = 128
+	maxWantedEndedLogs    = 100
+	maxDeliveredEndedLogs = 4
 )
 
-// memoryEvent is one event of a memory log, in 64 bytes: its chunk's
-// type, source and payload (the run's id is the log's; a chunk with
-// other fields is kept whole), or the type of an event that is not a
-// chunk (an iteration, whose summary is the payload; the log's end or
-// pause), and when it was appended.
-type memoryEvent struct {
-	typ     string
-	from    stream.From
-	payload any
-	whole   *stream.Chunk
-	at      int64 // since clockBase
+// memoryRunLog is one run's log; it is its own publisher.
+type memoryRunLog struct {
+	log   *memoryLog
+	runID string
+	eventBlocks
+	owner    RunOwner
+	ended    bool
+	observed bool  // read while it ran
+	updated  int64 // when the last event was appended, since clockBase
 }
 
 // clockBase is the time memory log events are timed from.
@@ -117,108 +109,75 @@ func (m *memoryLog) publisher(runID string, owner RunOwner) publisher {
 	defer m.mu.Unlock()
 	l := m.logs[runID]
 	if l == nil || l.ended {
-		l = &memoryRunLog{runID: runID}
+		l = &memoryRunLog{log: m, runID: runID}
 		m.logs[runID] = l
 	}
 	l.owner = owner
-	return &memoryPublisher{log: m, run: l}
+	return l
 }
 
-type memoryPublisher struct {
-	log *memoryLog
-	run *memoryRunLog
-}
+func (l *memoryRunLog) publish(e RunEvent) { l.append(compactEvent(&e, l.runID)) }
 
-func (p *memoryPublisher) publish(e RunEvent) {
-	me := memoryEvent{typ: e.Type}
-	switch c := &e.Chunk; {
-	case e.Iteration != nil:
-		me.payload = e.Iteration
-	case e.Type == eventEnd || e.Type == eventPause:
-	case c.Metadata == nil && c.Data == nil && c.ID == "" && !c.Transient && c.Object == nil && c.RunID == p.run.runID:
-		me.typ, me.from, me.payload = c.Type, c.From, c.Payload
-	default:
-		whole := e.Chunk
-		me.typ, me.whole = "", &whole
-	}
-	m := p.log
+// publishChunk publishes chunk c as publish(RunEvent{Chunk: *c}) does.
+func (l *memoryRunLog) publishChunk(c *stream.Chunk) { l.append(compactChunk(c, l.runID)) }
+
+func (l *memoryRunLog) append(me memoryEvent) {
+	m := l.log
 	m.mu.Lock()
 	me.at = int64(time.Since(clockBase)) // one monotonic clock read, cheaper than time.Now
-	p.run.add(me)
-	p.run.updated = me.at
+	l.add(me)
+	l.updated = me.at
 	m.mu.Unlock()
-	m.hub.Notify(p.run.runID)
-}
-
-// add appends e in the last block, or a new one when it is full.
-func (l *memoryRunLog) add(e memoryEvent) {
-	switch n := len(l.blocks); {
-	case n == 0:
-		l.blocks = append(make([][]memoryEvent, 0, 4), make([]memoryEvent, 0, firstBlock))
-	case len(l.blocks[n-1]) == cap(l.blocks[n-1]):
-		l.blocks = append(l.blocks, make([]memoryEvent, 0, memoryBlock))
-	}
-	last := &l.blocks[len(l.blocks)-1]
-	*last = append(*last, e)
-	l.n++
-}
-
-// at is the event of index i.
-func (l *memoryRunLog) at(i int64) memoryEvent {
-	if i < firstBlock {
-		return l.blocks[0][i]
-	}
-	i -= firstBlock
-	return l.blocks[1+i/memoryBlock][i%memoryBlock]
+	m.hub.Notify(l.runID)
 }
 
 // event is the event of index i, as Observe yields it.
 func (l *memoryRunLog) event(i int64) RunEvent {
-	me := l.at(i)
-	e := RunEvent{Index: i, Type: me.typ, CreatedAt: clockBase.Add(time.Duration(me.at)).UTC().Round(0)}
-	switch {
-	case me.whole != nil:
-		e.Type, e.Chunk = eventTypeOf(me.whole.Type), *me.whole
-	case me.typ == RunEventIterationComplete:
-		e.Iteration, _ = me.payload.(*Iteration)
-	case me.typ != eventEnd && me.typ != eventPause:
-		e.Type, e.Chunk = eventTypeOf(me.typ), stream.Chunk{Type: me.typ, RunID: l.runID, From: me.from, Payload: me.payload}
-	}
-	return e
+	return l.at(i).runEvent(i, l.runID)
 }
 
-func (p *memoryPublisher) close(final string) {
-	p.publish(RunEvent{Type: final})
+func (l *memoryRunLog) close(final string, wanted bool) {
+	l.publish(RunEvent{Type: final})
 	if final == eventEnd {
-		p.log.mu.Lock()
-		p.run.ended = true
-		p.log.ended = append(p.log.ended, p.run)
-		p.log.dropOldEnded()
-		p.log.mu.Unlock()
+		m := l.log
+		m.mu.Lock()
+		l.ended = true
+		if wanted || l.observed {
+			m.wanted = m.dropOldEnded(append(m.wanted, l), maxWantedEndedLogs)
+		} else {
+			m.delivered = m.dropOldEnded(append(m.delivered, l), maxDeliveredEndedLogs)
+		}
+		m.mu.Unlock()
 	}
 }
 
-// dropOldEnded removes the oldest ended logs beyond maxEndedMemoryLogs
-// (m.mu held). A log already swept, or replaced by a new run of the same
-// id, is only forgotten.
-func (m *memoryLog) dropOldEnded() {
-	extra := len(m.ended) - maxEndedMemoryLogs
+// dropOldEnded removes the oldest logs of ended beyond max and returns
+// the others (m.mu held). A log already swept, or replaced by a new run
+// of the same id, is only forgotten.
+func (m *memoryLog) dropOldEnded(ended []*memoryRunLog, max int) []*memoryRunLog {
+	extra := len(ended) - max
 	if extra <= 0 {
-		return
+		return ended
 	}
-	for _, l := range m.ended[:extra] {
+	for _, l := range ended[:extra] {
 		if m.logs[l.runID] == l {
 			delete(m.logs, l.runID)
 		}
 	}
-	m.ended = append(m.ended[:0], m.ended[extra:]...)
+	return append(ended[:0], ended[extra:]...)
 }
 
 func (m *memoryLog) read(_ context.Context, runID string, from int64, limit int) ([]RunEvent, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	l := m.logs[runID]
-	if l == nil || from >= l.n {
+	if l == nil {
+		return nil, nil
+	}
+	if !l.ended {
+		l.observed = true
+	}
+	if from >= l.n {
 		return nil, nil
 	}
 	to := l.n
@@ -259,7 +218,9 @@ func (m *memoryLog) sweep(_ context.Context, old storage.OldEvents) error {
 			delete(m.logs, id)
 		}
 	}
-	m.ended = slices.DeleteFunc(m.ended, func(l *memoryRunLog) bool { return m.logs[l.runID] != l })
+	forgotten := func(l *memoryRunLog) bool { return m.logs[l.runID] != l }
+	m.wanted = slices.DeleteFunc(m.wanted, forgotten)
+	m.delivered = slices.DeleteFunc(m.delivered, forgotten)
 	return nil
 }
 

@@ -31,7 +31,11 @@ func (r *run) live(out sink) (sink, func()) {
 	}
 	pub := a.log.publisher(r.opts.runID, owner)
 	publishing := func(c stream.Chunk) bool {
-		pub.publish(RunEvent{Type: eventTypeOf(c.Type), Chunk: c})
+		if ml, ok := pub.(*memoryRunLog); ok {
+			ml.publishChunk(&c) // the common case, without a RunEvent
+		} else {
+			pub.publish(RunEvent{Type: eventTypeOf(c.Type), Chunk: c})
+		}
 		if c.Type == stream.TypeStepFinish && !r.aborted() {
 			pub.publish(RunEvent{Type: RunEventIterationComplete, Iteration: r.iteration(c)})
 		}
@@ -39,7 +43,7 @@ func (r *run) live(out sink) (sink, func()) {
 	}
 	return publishing, func() {
 		stopWatch()
-		pub.close(r.finalEvent())
+		pub.close(r.finalEvent(), r.logWanted())
 		a.active.remove(act)
 		a.sweepEvents()
 	}

@@ -44,28 +44,55 @@ func TestKeptEndedLogsAreStillSweptAtAPace(t *testing.T) {
 }
 
 // TestMemoryLogKeepsTheNewestEndedLogs: the in-process log keeps at most
-// maxEndedMemoryLogs ended logs, dropping the oldest first, and never a
+// maxWantedEndedLogs ended logs a reader may come back to and
+// maxDeliveredEndedLogs others, dropping the oldest first, and never a
 // running one.
 func TestMemoryLogKeepsTheNewestEndedLogs(t *testing.T) {
 	m := newMemoryLog()
 	running := m.publisher("running", RunOwner{})
 	running.publish(RunEvent{Type: RunEventChunk})
-	for i := range maxEndedMemoryLogs + 5 {
-		p := m.publisher(fmt.Sprintf("run-%d", i), RunOwner{})
-		p.publish(RunEvent{Type: RunEventChunk})
-		p.close(eventEnd)
+	for i := range maxWantedEndedLogs + 5 {
+		for _, kind := range []string{"wanted", "delivered"} {
+			p := m.publisher(fmt.Sprintf("%s-%d", kind, i), RunOwner{})
+			p.publish(RunEvent{Type: RunEventChunk})
+			p.close(eventEnd, kind == "wanted")
+		}
 	}
-	if len(m.logs) != maxEndedMemoryLogs+1 || len(m.ended) != maxEndedMemoryLogs {
-		t.Fatalf("kept %d logs, %d ended; want %d and %d", len(m.logs), len(m.ended), maxEndedMemoryLogs+1, maxEndedMemoryLogs)
+	if len(m.logs) != maxWantedEndedLogs+maxDeliveredEndedLogs+1 || len(m.wanted) != maxWantedEndedLogs || len(m.delivered) != maxDeliveredEndedLogs {
+		t.Fatalf("kept %d logs, %d wanted, %d delivered; want %d, %d and %d", len(m.logs), len(m.wanted), len(m.delivered),
+			maxWantedEndedLogs+maxDeliveredEndedLogs+1, maxWantedEndedLogs, maxDeliveredEndedLogs)
 	}
-	for _, id := range []string{"run-0", "run-4"} {
+	last := maxWantedEndedLogs + 4
+	for _, id := range []string{"wanted-0", "wanted-4", "delivered-0", fmt.Sprintf("delivered-%d", last-maxDeliveredEndedLogs)} {
 		if _, err := m.owner(t.Context(), id); !errors.Is(err, ErrRunNotFound) {
 			t.Errorf("%s: %v, want it dropped", id, err)
 		}
 	}
-	for _, id := range []string{"running", "run-5", fmt.Sprintf("run-%d", maxEndedMemoryLogs+4)} {
+	for _, id := range []string{"running", "wanted-5", fmt.Sprintf("wanted-%d", last), fmt.Sprintf("delivered-%d", last-maxDeliveredEndedLogs+1)} {
 		if _, err := m.owner(t.Context(), id); err != nil {
 			t.Errorf("%s: %v, want it kept", id, err)
 		}
+	}
+}
+
+// TestMemoryLogKeepsAnObservedLog: a log read while its run ran is one a
+// reader may come back to, whatever its run's own reader saw.
+func TestMemoryLogKeepsAnObservedLog(t *testing.T) {
+	m := newMemoryLog()
+	observed := m.publisher("observed", RunOwner{})
+	observed.publish(RunEvent{Type: RunEventChunk})
+	if _, err := m.read(t.Context(), "observed", 0, 0); err != nil {
+		t.Fatal(err)
+	}
+	observed.close(eventEnd, false)
+	for i := range maxDeliveredEndedLogs + 1 {
+		p := m.publisher(fmt.Sprintf("delivered-%d", i), RunOwner{})
+		p.close(eventEnd, false)
+	}
+	if _, err := m.owner(t.Context(), "observed"); err != nil {
+		t.Fatalf("observed: %v, want it kept", err)
+	}
+	if _, err := m.owner(t.Context(), "delivered-0"); !errors.Is(err, ErrRunNotFound) {
+		t.Fatalf("delivered-0: %v, want it dropped", err)
 	}
 }

@@ -58,45 +58,54 @@ func (a *Agent) Start(ctx context.Context, input any, opts ...Option) (*RunHandl
 // an error before it (the stream could not start) is returned and no
 // run goes on.
 func (a *Agent) Detach(ctx context.Context, run func(ctx context.Context) iter.Seq2[stream.Chunk, error]) (*RunHandle, error) {
-	runCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	next, stop := iter.Pull2(run(runCtx))
-	c, err, ok := next()
-	if !ok || err != nil {
-		stop()
-		cancel()
+	// The handle's readers come and go (and read the log with Observe
+	// once the run has ended): the run is one whose reader has left.
+	rd := &detachedReader{}
+	rd.left.Store(true)
+	runCtx, cancel := context.WithCancel(withDetachedReader(context.WithoutCancel(ctx), rd))
+	h := &RunHandle{agent: a, done: make(chan struct{})}
+	h.abort = func() { _, _ = a.AbortRun(context.WithoutCancel(ctx), h.runID) }
+	started := make(chan struct{})
+	go func() {
+		defer close(h.done)
+		defer cancel()
+		first := true
+		h.chunks.end(a.drainRecovering(run(runCtx), func(c stream.Chunk) {
+			if first {
+				h.runID, first = c.RunID, false
+				close(started)
+			}
+			h.chunks.add(c)
+		}))
+		if first {
+			close(started)
+		}
+	}()
+	<-started
+	if first, ended, _, err := h.chunks.next(0); len(first) == 0 && ended {
 		if err == nil {
 			err = fmt.Errorf("agent %s: the run yielded nothing", a.cfg.ID)
 		}
 		return nil, err
 	}
-	h := &RunHandle{agent: a, runID: c.RunID, done: make(chan struct{})}
-	h.abort = func() { _, _ = a.AbortRun(context.WithoutCancel(ctx), h.runID) }
-	h.chunks.add(c)
-	go func() {
-		defer close(h.done)
-		defer cancel()
-		defer stop()
-		for {
-			c, err, ok := a.pullRecovering(next)
-			if !ok || err != nil {
-				h.chunks.end(err)
-				return
-			}
-			h.chunks.add(c)
-		}
-	}()
 	return h, nil
 }
 
-// pullRecovering is next() on a detached run's goroutine, where no
-// caller recovers: a panic of the run is logged and becomes the error
-// that ends its stream.
-func (a *Agent) pullRecovering(next func() (stream.Chunk, error, bool)) (c stream.Chunk, err error, ok bool) {
+// drainRecovering hands each chunk of seq to add, on a detached run's
+// goroutine, where no caller recovers, and returns the error the stream
+// ended on: a panic of the run is logged and becomes that error.
+func (a *Agent) drainRecovering(seq iter.Seq2[stream.Chunk, error], add func(stream.Chunk)) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			a.cfg.Logger.Error("agent: a detached run panicked", "agent", a.cfg.ID, "panic", p, "stack", string(debug.Stack()))
-			c, err, ok = stream.Chunk{}, fmt.Errorf("agent %s: the run panicked: %v", a.cfg.ID, p), true
+			err = fmt.Errorf("agent %s: the run panicked: %v", a.cfg.ID, p)
 		}
 	}()
-	return next()
+	for c, err := range seq {
+		if err != nil {
+			return err
+		}
+		add(c)
+	}
+	return nil
 }

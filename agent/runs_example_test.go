@@ -160,3 +160,40 @@ func ExampleAgent_Detach() {
 	fmt.Println(n, "chunks")
 	// Output: 8 chunks
 }
+
+// A server answers a request with a run's stream through Follow: the
+// reader here stops after the first text, as a client that goes away
+// would; the run still finishes, and a reader that comes back reads the
+// rest with Observe from the next index.
+func ExampleAgent_Follow() {
+	a, err := agent.New(agent.Config{ID: "greeter", Model: mock.New(mock.Step{TextChunks: []string{"Hello ", "there."}})})
+	if err != nil {
+		panic(err)
+	}
+	run := func(ctx context.Context) iter.Seq2[stream.Chunk, error] {
+		return a.Stream(ctx, "Hi", agent.WithRunID("run-2"))
+	}
+	read := 0
+	for c, err := range a.Follow(context.Background(), run) {
+		if err != nil {
+			panic(err)
+		}
+		read++
+		if c.Type == stream.TypeTextDelta {
+			break // the client went away
+		}
+	}
+	for e, err := range a.Observe(context.Background(), "run-2", int64(read)) {
+		if err != nil {
+			panic(err)
+		}
+		if e.Type == agent.RunEventChunk || e.Type == agent.RunEventFinish {
+			fmt.Println(e.Index, e.Chunk.Type)
+		}
+	}
+	// Output:
+	// 4 text-delta
+	// 5 text-end
+	// 6 step-finish
+	// 8 finish
+}

@@ -150,7 +150,7 @@ func (p *storePublisher) fail(err error) {
 
 // close appends the final event after the pending ones, at once, and
 // waits until they are written. No publish follows it.
-func (p *storePublisher) close(final string) {
+func (p *storePublisher) close(final string, _ bool) {
 	if p.first {
 		return // nothing was published
 	}
