@@ -7,51 +7,26 @@ import (
 	"github.com/gomastra/mastra/stream"
 )
 
-// chunkItem is one step of a chunk sequence.
-type chunkItem struct {
-	c   stream.Chunk
-	err error
-}
-
-// detachedChunks runs a workflow run in the server's background (see
-// goBackground), so that it does not depend on the request r: run gets
-// the background context, and the chunks it yields go to the returned
-// sequence while the request's client reads them. When the client goes
-// away (its request's context ends, or the sequence's consumer stops),
-// the run is detached and goes on to its end or suspension, which its
-// event log records for observers. done is called once the run has
-// stopped. The error is the server's shutting down (run never ran).
+// detachedChunks makes a workflow run one of the server's background
+// runs (see backgroundStream) that does not depend on the request r:
+// run gets r's values, not its cancellation, and the returned sequence
+// runs it on the reading goroutine, yielding its chunks while the
+// request's client reads them. When the reader stops (the client went
+// away), the run is detached: the sequence drains it, yielding nothing,
+// to its end or suspension, which its event log records for observers.
+// done is called once the run has stopped. The error is the server's
+// shutting down (run never ran). The sequence must be read once.
 func (s *Server) detachedChunks(r *http.Request, run func(ctx context.Context) chunkSeq, done func()) (chunkSeq, error) {
-	out := make(chan chunkItem)
-	gone := make(chan struct{})
-	err := s.goBackground(func(ctx context.Context) {
-		defer done()
-		defer close(out)
-		attached := true
-		for c, err := range run(ctx) {
-			if !attached {
-				continue
-			}
-			select {
-			case out <- chunkItem{c, err}:
-			case <-gone:
-				attached = false
-			}
-		}
-	})
+	bound, err := s.backgroundStream(run)
 	if err != nil {
 		return nil, err
 	}
 	return func(yield func(stream.Chunk, error) bool) {
-		defer close(gone)
-		for {
-			select {
-			case it, ok := <-out:
-				if !ok || !yield(it.c, it.err) {
-					return
-				}
-			case <-r.Context().Done():
-				return
+		defer done()
+		attached := true
+		for c, err := range bound(context.WithoutCancel(r.Context())) {
+			if attached && !yield(c, err) {
+				attached = false
 			}
 		}
 	}, nil
