@@ -1,7 +1,6 @@
 package agent
 
 import (
-	"context"
 	"fmt"
 	"testing"
 
@@ -33,24 +32,6 @@ func BenchmarkRuns(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		b.Run(fmt.Sprintf("generate/K=%d", k), func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				out, err := a.Generate(context.Background(), "add")
-				if err != nil || out.FinishReason != "stop" {
-					b.Fatal(err, out.FinishReason)
-				}
-			}
-		})
-		b.Run(fmt.Sprintf("stream/K=%d", k), func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				for _, err := range a.Stream(context.Background(), "add") {
-					if err != nil {
-						b.Fatal(err)
-					}
-				}
-			}
-		})
+		benchGenerateAndStream(b, k, func() *Agent { return a })
 	}
 }
