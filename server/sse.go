@@ -31,11 +31,6 @@ func startStream(w http.ResponseWriter, r *http.Request, format streamFormat) *w
 	return wire.StartRecords(w)
 }
 
-// writeSSE streams an agent run as SSE (see writeStream).
-func (s *Server) writeSSE(w http.ResponseWriter, r *http.Request, seq chunkSeq) {
-	s.writeStream(w, r, seq, formatSSE)
-}
-
 // writeStream streams seq's chunks in format. An error before the first
 // chunk (a run that cannot start: a bad input, a resume conflict, no such
 // run) is answered as a JSON error with its status, since nothing has
