@@ -131,6 +131,21 @@ func (e *APIError) Error() string {
 
 func (e *APIError) Unwrap() error { return e.Err }
 
+// Transient reports whether the same call may succeed later
+// (model.TransientError): an HTTP status of a rate limit, timeout or
+// server error, or an error event of a stream whose type is one of
+// those (rate_limit_error, overloaded_error, api_error).
+func (e *APIError) Transient() bool {
+	if e.StatusCode >= 400 {
+		return model.TransientStatus(e.StatusCode)
+	}
+	switch e.Type {
+	case "rate_limit_error", "overloaded_error", "api_error":
+		return true
+	}
+	return false
+}
+
 // wrapError turns the SDK's API errors into *APIError.
 func wrapError(err error) error {
 	var ae *sdk.Error

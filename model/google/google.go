@@ -135,6 +135,10 @@ func (e *APIError) Error() string {
 
 func (e *APIError) Unwrap() error { return e.Err }
 
+// Transient reports whether the same call may succeed later
+// (model.TransientError): a rate limit, timeout or server error status.
+func (e *APIError) Transient() bool { return model.TransientStatus(e.StatusCode) }
+
 // apiError turns the SDK's API errors into *APIError.
 func apiError(err error) error {
 	var ae genai.APIError

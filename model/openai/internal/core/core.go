@@ -308,6 +308,10 @@ func (e *Error) Error() string {
 // Unwrap returns the SDK's error.
 func (e *Error) Unwrap() error { return e.API }
 
+// Transient reports whether the same call may succeed later
+// (model.TransientError): a rate limit, timeout or server error status.
+func (e *Error) Transient() bool { return model.TransientStatus(e.StatusCode) }
+
 // WrapError turns the SDK's API error into an *Error and prefixes any
 // other error with "openai: "; the context's own error is returned as it
 // is.
