@@ -24,13 +24,8 @@ import (
 func (a *Agent) Follow(ctx context.Context, run func(ctx context.Context) iter.Seq2[stream.Chunk, error]) iter.Seq2[stream.Chunk, error] {
 	return func(yield func(stream.Chunk, error) bool) {
 		rd := &detachedReader{}
-		attached := true
-		for c, err := range run(withDetachedReader(context.WithoutCancel(ctx), rd)) {
-			if attached && !yield(c, err) {
-				attached = false
-				rd.left.Store(true)
-			}
-		}
+		seq := run(withDetachedReader(context.WithoutCancel(ctx), rd))
+		stream.DrainAfterStop(seq, func() { rd.left.Store(true) })(yield)
 	}
 }
 

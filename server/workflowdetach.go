@@ -23,11 +23,6 @@ func (s *Server) detachedChunks(r *http.Request, run func(ctx context.Context) c
 	}
 	return func(yield func(stream.Chunk, error) bool) {
 		defer done()
-		attached := true
-		for c, err := range bound(context.WithoutCancel(r.Context())) {
-			if attached && !yield(c, err) {
-				attached = false
-			}
-		}
+		stream.DrainAfterStop(bound(context.WithoutCancel(r.Context())), nil)(yield)
 	}, nil
 }
