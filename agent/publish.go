@@ -30,8 +30,9 @@ func (r *run) live(out sink) (sink, func()) {
 		a.log.watchAborts(watch, r.opts.runID, func() { r.cancel(ErrRunAborted) })
 	}
 	pub := a.log.publisher(r.opts.runID, owner)
+	ml, inMemory := pub.(*memoryRunLog)
 	publishing := func(c stream.Chunk) bool {
-		if ml, ok := pub.(*memoryRunLog); ok {
+		if inMemory {
 			ml.publishChunk(&c) // the common case, without a RunEvent
 		} else {
 			pub.publish(RunEvent{Type: eventTypeOf(c.Type), Chunk: c})
