@@ -1,10 +1,8 @@
 package agent
 
 import (
-	"fmt"
 	"testing"
 
-	"github.com/gomastra/mastra/model"
 	"github.com/gomastra/mastra/model/mock"
 	"github.com/gomastra/mastra/tools"
 )
@@ -16,18 +14,7 @@ import (
 // depend on each other.
 func BenchmarkRuns(b *testing.B) {
 	for _, k := range []int{1, 10, 50} {
-		answer := func(req *model.Request) mock.Step {
-			n := 0
-			for _, m := range req.Messages {
-				if m.Role == model.RoleTool {
-					n++
-				}
-			}
-			if n >= k {
-				return mock.Step{Text: "The sum is 5."}
-			}
-			return mock.Step{ToolCalls: []mock.ToolCall{{ID: fmt.Sprintf("call-%d", n), Name: "add", Args: `{"a":2,"b":3}`}}}
-		}
+		answer := mock.ToolSteps(k, mock.ToolCall{Name: "add", Args: `{"a":2,"b":3}`}, mock.Step{Text: "The sum is 5."})
 		a, err := New(Config{ID: "bench", Model: mock.NewFunc(answer), Tools: tools.Set{"add": addTool()}, MaxSteps: k + 1})
 		if err != nil {
 			b.Fatal(err)

@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/gomastra/mastra/agent"
-	"github.com/gomastra/mastra/model"
 	"github.com/gomastra/mastra/model/mock"
 )
 
@@ -148,18 +147,7 @@ func drainSSE(b *testing.B, client *http.Client, url, body string) int64 {
 func BenchmarkAgentStreamSteps(b *testing.B) {
 	for _, k := range []int{10, 100} {
 		b.Run("K="+strconv.Itoa(k), func(b *testing.B) {
-			answer := func(req *model.Request) mock.Step {
-				n := 0
-				for _, m := range req.Messages {
-					if m.Role == model.RoleTool {
-						n++
-					}
-				}
-				if n >= k {
-					return mock.Step{Text: "The sum is 5."}
-				}
-				return mock.Step{ToolCalls: []mock.ToolCall{{ID: "call-" + strconv.Itoa(n), Name: "add", Args: `{"a":2,"b":3}`}}}
-			}
+			answer := mock.ToolSteps(k, mock.ToolCall{Name: "add", Args: `{"a":2,"b":3}`}, mock.Step{Text: "The sum is 5."})
 			f := newFixture(b, withAgent(func(c *agent.Config) {
 				noStorage(c)
 				c.Model, c.MaxSteps = mock.NewFunc(answer), k+1

@@ -121,3 +121,20 @@ func TestNewFuncAnswersFromThePrompt(t *testing.T) {
 		t.Fatalf("calls recorded: %d", len(m.Calls()))
 	}
 }
+
+// TestToolStepsCallsKTimesThenAnswers: the call's ID counts the tool
+// messages of the prompt; at k of them the final step comes.
+func TestToolStepsCallsKTimesThenAnswers(t *testing.T) {
+	answer := ToolSteps(2, ToolCall{Name: "add", Args: `{}`}, Step{Text: "done"})
+	req := &model.Request{}
+	for _, want := range []string{"call-0", "call-1"} {
+		s := answer(req)
+		if len(s.ToolCalls) != 1 || s.ToolCalls[0].ID != want || s.ToolCalls[0].Name != "add" {
+			t.Fatalf("step %d: %+v", len(req.Messages), s)
+		}
+		req.Messages = append(req.Messages, model.Message{Role: model.RoleTool})
+	}
+	if s := answer(req); s.Text != "done" || len(s.ToolCalls) != 0 {
+		t.Fatalf("after 2 tool messages: %+v", s)
+	}
+}
