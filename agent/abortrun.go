@@ -19,6 +19,9 @@ func (a *Agent) abortRun(ctx context.Context, runID string) (bool, error) {
 		act.cancel(ErrRunAborted)
 		return true, nil
 	}
+	if l := a.launcher.get(); l != nil {
+		return l.Abort(ctx, runID)
+	}
 	if !a.log.shared() {
 		return false, nil
 	}

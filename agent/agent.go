@@ -152,6 +152,8 @@ type Agent struct {
 	log    eventLog
 	active activeRuns
 	sweep  sweeper
+	// launcher, when set, runs the agent's runs elsewhere.
+	launcher launcherSlot
 }
 
 // New returns an agent. It reports an error for a missing id or model,
@@ -329,6 +331,7 @@ func sanitizeTools(set tools.Set) (map[string]*tools.Tool, error) {
 
 // runOptions are a run's options.
 type runOptions struct {
+	engine          Engine
 	maxSteps        int
 	toolChoice      model.ToolChoice
 	requestContext  *tools.RequestContext

@@ -4,7 +4,6 @@ import (
 	"context"
 	"iter"
 	"slices"
-	"sync"
 
 	"github.com/gomastra/mastra/stream"
 	"github.com/gomastra/mastra/tools"
@@ -44,27 +43,21 @@ func (r *run) dispatch(resume *resumeInput, record func(callOutcome), held *[]st
 	return func(yield func(stream.Chunk) bool) {
 		calls := r.state.Pending.Calls
 		todo := callsToRun(calls, resume)
-		events := make(chan event, 16)
-		done := make(chan struct{})
-		defer close(done)
-		r.startCalls(todo, calls, resume, events, done)
+		g := r.newGroup(r.agent.cfg.ToolCallConcurrency)
+		defer g.Close()
+		r.startCalls(g, todo, calls, resume)
 		order := newCallOrder(len(calls), todo)
-		stop := r.ctx.Done()
+		watch := true
 		for {
-			var ev event
-			var ok bool
-			select {
-			case ev, ok = <-events:
-			case <-stop:
-				if !r.aborted() {
-					return
-				}
-				stop = nil // an aborted run keeps the outcomes of its calls in flight
-				continue
-			}
+			msg, ok := g.Next(watch)
 			if !ok {
+				if watch && r.ctx.Err() != nil && r.aborted() {
+					watch = false // an aborted run keeps the outcomes of its calls in flight
+					continue
+				}
 				return
 			}
+			ev := msg.(event)
 			if ev.outcome == nil {
 				if !yield(ev.chunk) {
 					return
@@ -95,15 +88,9 @@ func callsToRun(calls []callState, resume *resumeInput) []int {
 	return todo
 }
 
-// startCalls runs the calls todo in goroutines that deliver their events
-// until done is closed; events is closed once they have all ended.
-func (r *run) startCalls(todo []int, calls []callState, resume *resumeInput, events chan<- event, done <-chan struct{}) {
-	deliver := func(ev event) {
-		select {
-		case events <- ev:
-		case <-done:
-		}
-	}
+// startCalls runs the calls todo in g, which hands their events (chunks
+// their tools write, then their outcomes) to the dispatcher.
+func (r *run) startCalls(g Group, todo []int, calls []callState, resume *resumeInput) {
 	resumeOf := func(i int) *resumeInput {
 		if resume != nil && resume.toolCallID == calls[i].ID {
 			return resume
@@ -114,40 +101,14 @@ func (r *run) startCalls(todo []int, calls []callState, resume *resumeInput, eve
 		return nil
 	}
 	gated := r.approvals(todo, calls, resumeOf)
-	runOne := func(i int) {
-		w := chanWriter{ctx: r.ctx, runID: r.opts.runID, id: calls[i].ID, name: calls[i].Name, deliver: deliver}
-		o := r.execute(i, calls[i], resumeOf(i), gated[i], w)
-		deliver(event{outcome: &o})
-	}
-	var wg sync.WaitGroup
-	if r.agent.cfg.ToolCallConcurrency == 1 {
-		// One at a time, in the model's order.
-		wg.Go(func() {
-			for _, i := range todo {
-				if r.ctx.Err() != nil {
-					return
-				}
-				runOne(i)
-			}
+	for _, i := range todo {
+		g.Go(func(send func(any) bool) {
+			deliver := func(ev event) { send(ev) }
+			w := chanWriter{ctx: r.ctx, runID: r.opts.runID, id: calls[i].ID, name: calls[i].Name, deliver: deliver}
+			o := r.execute(i, calls[i], resumeOf(i), gated[i], w)
+			deliver(event{outcome: &o})
 		})
-	} else {
-		sem := make(chan struct{}, r.agent.cfg.ToolCallConcurrency)
-		for _, i := range todo {
-			wg.Go(func() {
-				select {
-				case sem <- struct{}{}:
-				case <-r.ctx.Done():
-					return
-				}
-				defer func() { <-sem }()
-				runOne(i)
-			})
-		}
 	}
-	go func() {
-		wg.Wait()
-		close(events)
-	}()
 }
 
 // callOrder releases outcomes' chunks in the model's call order, and

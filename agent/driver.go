@@ -63,6 +63,9 @@ var errStopped = errors.New("agent: the stream's consumer stopped")
 // agent cannot take, a model call that failed); tool failures are chunks,
 // not errors.
 func (a *Agent) Stream(ctx context.Context, input any, opts ...Option) iter.Seq2[stream.Chunk, error] {
+	if l := a.launcherFor(opts); l != nil {
+		return a.launch(ctx, l, input, opts)
+	}
 	if s, ok := a.untilIdleStream(ctx, input, opts); ok {
 		return s
 	}
@@ -91,7 +94,13 @@ func (a *Agent) start(ctx context.Context, input any, opts []Option) (*run, []mo
 	if err != nil {
 		return nil, nil, err
 	}
-	r.journal = newJournal(a.runStore(), storage.Run{RunID: o.runID, Kind: storage.KindAgent, Name: a.cfg.ID, ThreadID: o.threadID, ResourceID: o.resourceID}, a.cfg.Storage != nil)
+	store, durable := a.runStore(), a.cfg.Storage != nil
+	if _, replaying := r.engine.(ReplayingEngine); replaying {
+		// The engine keeps the run's state; a journal in storage would
+		// have a second process recover it.
+		store, durable = a.local, false
+	}
+	r.journal = newJournal(store, storage.Run{RunID: o.runID, Kind: storage.KindAgent, Name: a.cfg.ID, ThreadID: o.threadID, ResourceID: o.resourceID}, durable)
 	return r, msgs, nil
 }
 
@@ -117,8 +126,15 @@ func (a *Agent) newRun(ctx context.Context, o runOptions, state *runState) (*run
 			return nil, fmt.Errorf("agent %s: %w", a.cfg.ID, err)
 		}
 	}
+	engine := a.engine()
+	if o.engine != nil {
+		engine = o.engine
+	}
+	if _, replaying := engine.(ReplayingEngine); replaying && !a.log.shared() {
+		return nil, fmt.Errorf("agent %s: a run on a replaying engine needs Config.Storage or Config.Events: a run event log that readers in other processes follow", a.cfg.ID)
+	}
 	ctx, cancel := context.WithCancelCause(ctx)
-	r := &run{agent: a, opts: o, ctx: ctx, cancel: cancel, engine: a.engine(), state: state,
+	r := &run{agent: a, opts: o, ctx: ctx, cancel: cancel, engine: engine, state: state,
 		kit: newToolkit(all, o.activeTools), models: models{base: m, step: m}, st: st, policy: transformPolicy(o, a)}
 	if len(o.clientTools) > 0 {
 		r.kit.own = own

@@ -62,6 +62,11 @@ type Answer struct {
 	Data       json.RawMessage
 }
 
+// WithEngine runs this run's effects on e instead of the agent's engine
+// (Config.Engine): a durable execution engine gives each run an engine
+// of its own, bound to the workflow that runs it.
+func WithEngine(e Engine) Option { return func(o *runOptions) { o.engine = e } }
+
 // LocalEngine is the default engine: effects run in this process, as
 // the driver asks for them, and a run whose calls wait for a person ends
 // suspended.

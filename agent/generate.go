@@ -13,6 +13,9 @@ import (
 // output and its *RunError, as Mastra's generate throws; a run cut short
 // by ctx returns its output and ctx's error.
 func (a *Agent) Generate(ctx context.Context, input any, opts ...Option) (*Output, error) {
+	if l := a.launcherFor(opts); l != nil {
+		return a.generateLaunched(ctx, a.launch(ctx, l, input, opts))
+	}
 	r, msgs, err := a.start(ctx, input, opts)
 	if err != nil {
 		return nil, err

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
-	"time"
 
 	"github.com/gomastra/mastra/internal/uuid"
 	"github.com/gomastra/mastra/model"
@@ -50,20 +49,39 @@ func (r *run) remember() error {
 	if !r.memoryOn() {
 		return nil
 	}
-	ctx := r.storageCtx()
+	h, err := recorded(r, r.storageCtx(), r.readHistory)
+	if err != nil {
+		return err
+	}
+	r.state.History = append(r.state.History, h.Messages...)
+	r.state.HistoryIDs = append(r.state.HistoryIDs, h.IDs...)
+	return nil
+}
+
+// history is what a run reads of its thread: its last messages and
+// their ids.
+type history struct {
+	Messages []model.Message
+	IDs      []string
+}
+
+// readHistory checks the run's thread (creating it when memory is
+// written) and reads its last messages.
+func (r *run) readHistory(ctx context.Context) (history, error) {
+	var h history
 	store, threadID := r.agent.cfg.Storage, r.opts.threadID
 	th, err := store.GetThread(ctx, threadID)
 	switch {
 	case errors.Is(err, storage.ErrNotFound):
 		if r.memoryWrites() {
 			if err := store.SaveThread(ctx, storage.Thread{ID: threadID, ResourceID: r.opts.resourceID}); err != nil {
-				return fmt.Errorf("memory: %w", err)
+				return h, fmt.Errorf("memory: %w", err)
 			}
 		}
 	case err != nil:
-		return fmt.Errorf("memory: %w", err)
+		return h, fmt.Errorf("memory: %w", err)
 	case r.opts.resourceID != "" && th.ResourceID != "" && th.ResourceID != r.opts.resourceID:
-		return fmt.Errorf("memory: thread %s belongs to resource %s, not %s", threadID, th.ResourceID, r.opts.resourceID)
+		return h, fmt.Errorf("memory: thread %s belongs to resource %s, not %s", threadID, th.ResourceID, r.opts.resourceID)
 	}
 	n := r.agent.cfg.Memory.LastMessages
 	if n == 0 {
@@ -72,18 +90,18 @@ func (r *run) remember() error {
 	if n > 0 {
 		stored, err := store.ListMessages(ctx, threadID, n)
 		if err != nil {
-			return fmt.Errorf("memory: %w", err)
+			return h, fmt.Errorf("memory: %w", err)
 		}
 		for _, m := range stored {
 			var msg model.Message
 			if err := json.Unmarshal(m.Content, &msg); err != nil {
-				return fmt.Errorf("memory: message %s: %w", m.ID, err)
+				return h, fmt.Errorf("memory: message %s: %w", m.ID, err)
 			}
-			r.state.History = append(r.state.History, msg)
-			r.state.HistoryIDs = append(r.state.HistoryIDs, m.ID)
+			h.Messages = append(h.Messages, msg)
+			h.IDs = append(h.IDs, m.ID)
 		}
 	}
-	return nil
+	return h, nil
 }
 
 // loadHistory reads back the history messages a saved state names.
@@ -279,7 +297,7 @@ func (r *run) stored(id string, m model.Message, meta map[string]any) (storage.M
 	if err != nil {
 		return storage.Message{}, fmt.Errorf("memory: encoding message: %w", err)
 	}
-	sm := storage.Message{ID: id, ThreadID: r.opts.threadID, ResourceID: r.opts.resourceID, Role: string(m.Role), Content: content, CreatedAt: time.Now().UTC()}
+	sm := storage.Message{ID: id, ThreadID: r.opts.threadID, ResourceID: r.opts.resourceID, Role: string(m.Role), Content: content, CreatedAt: r.engine.Now().UTC()}
 	if meta != nil {
 		if sm.Metadata, err = json.Marshal(meta); err != nil {
 			return storage.Message{}, fmt.Errorf("memory: encoding message metadata: %w", err)
@@ -289,7 +307,10 @@ func (r *run) stored(id string, m model.Message, meta map[string]any) (storage.M
 }
 
 func (r *run) saveMessages(msgs []storage.Message) error {
-	if err := r.agent.cfg.Storage.SaveMessages(r.storageCtx(), msgs); err != nil {
+	err := r.engine.Save(r.storageCtx(), func(ctx context.Context) error {
+		return r.agent.cfg.Storage.SaveMessages(ctx, msgs)
+	})
+	if err != nil {
 		return fmt.Errorf("memory: %w", err)
 	}
 	return nil

@@ -24,12 +24,18 @@ func (r *run) live(out sink) (sink, func()) {
 	act := &activeRun{runID: r.opts.runID, owner: owner, cancel: r.cancel}
 	a.active.add(act)
 	stopWatch := func() {}
-	if a.log.shared() {
+	_, replaying := r.engine.(ReplayingEngine)
+	if a.log.shared() && !replaying {
 		var watch context.Context
 		watch, stopWatch = context.WithCancel(context.WithoutCancel(r.ctx))
 		a.log.watchAborts(watch, r.opts.runID, func() { r.cancel(ErrRunAborted) })
 	}
-	pub := a.log.publisher(r.opts.runID, owner)
+	var pub publisher
+	if replaying {
+		pub = a.log.(*storeLog).indexedPublisher(r.opts.runID, owner)
+	} else {
+		pub = a.log.publisher(r.opts.runID, owner)
+	}
 	ml, inMemory := pub.(*memoryRunLog)
 	publishing := func(c stream.Chunk) bool {
 		if inMemory {

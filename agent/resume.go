@@ -81,7 +81,24 @@ type resumeRequest struct {
 	method   string
 }
 
+// answer is the request as an Answer to the call toolCallID (for a
+// Launcher): resume data as JSON, or a decision.
+func (req resumeRequest) answer(toolCallID string) Answer {
+	ans := Answer{ToolCallID: toolCallID}
+	if d := req.approval; d != nil {
+		ans.Approved, ans.Reason = &d.Approved, d.Reason
+		return ans
+	}
+	if req.data != nil {
+		ans.Data, _ = json.Marshal(req.data)
+	}
+	return ans
+}
+
 func (a *Agent) resumeStream(ctx context.Context, runID string, req resumeRequest, opts []Option) iter.Seq2[stream.Chunk, error] {
+	if l := a.launcherFor(opts); l != nil {
+		return a.answerLaunched(ctx, l, runID, req.answer(a.options(opts).toolCallID))
+	}
 	return func(yield func(stream.Chunk, error) bool) {
 		r, in, err := a.resumeRun(ctx, runID, req, opts)
 		if err != nil {
@@ -96,6 +113,9 @@ func (a *Agent) resumeStream(ctx context.Context, runID string, req resumeReques
 }
 
 func (a *Agent) resumeGenerate(ctx context.Context, runID string, req resumeRequest, opts []Option) (*Output, error) {
+	if l := a.launcherFor(opts); l != nil {
+		return a.generateLaunched(ctx, a.answerLaunched(ctx, l, runID, req.answer(a.options(opts).toolCallID)))
+	}
 	r, in, err := a.resumeRun(ctx, runID, req, opts)
 	if err != nil {
 		return nil, err

@@ -29,6 +29,13 @@ func (r *run) callsStep(out sink, resume *resumeInput) (results []model.ToolResu
 			results, client = stepResults(r.state.Pending)
 			return results, client, true
 		}
+		if _, waits := r.engine.(ReplayingEngine); waits {
+			// Readers see what the run waits for while it waits.
+			for _, c := range held {
+				out(c)
+			}
+			held = nil
+		}
 		if resume = r.await(waiting); resume == nil {
 			r.suspend(out, held)
 			return nil, false, false

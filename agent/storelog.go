@@ -83,17 +83,24 @@ func (p *storePublisher) publish(e RunEvent) {
 // publishFirst appends the run's owner (when it has one) and first
 // event, then starts the goroutine that appends the others.
 func (p *storePublisher) publishFirst(e storage.Event) {
-	if p.owner != (RunOwner{}) {
-		owner, _ := json.Marshal(p.owner)
-		if err := p.append(p.runID+ownerLogSuffix, storage.Event{Type: "owner", Data: owner}, storage.Event{Type: storage.EventEnd}); err != nil && !errors.Is(err, storage.ErrConflict) {
-			p.store.log.Warn("agent: cannot log the run's owner", "runId", p.runID, "error", storage.ErrorDetail(err))
-		}
-	}
+	p.logOwner()
 	if err := p.append(p.runID, e); err != nil {
 		p.fail(err)
 	}
 	p.wake, p.closed, p.done = make(chan struct{}, 1), make(chan struct{}), make(chan struct{})
 	go p.loop()
+}
+
+// logOwner appends the run's owner, when it has one, to its owner log
+// (once: a second append finds the log ended).
+func (p *storePublisher) logOwner() {
+	if p.owner == (RunOwner{}) {
+		return
+	}
+	owner, _ := json.Marshal(p.owner)
+	if err := p.append(p.runID+ownerLogSuffix, storage.Event{Type: "owner", Data: owner}, storage.Event{Type: storage.EventEnd}); err != nil && !errors.Is(err, storage.ErrConflict) {
+		p.store.log.Warn("agent: cannot log the run's owner", "runId", p.runID, "error", storage.ErrorDetail(err))
+	}
 }
 
 // loop appends the pending events a linger after the first of them is

@@ -1,0 +1,169 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"sync"
+)
+
+// Group runs functions side by side for one reader, which receives
+// what they send: the calls of one step, run by the driver. Each
+// function's sends arrive in the order it sent them.
+type Group interface {
+	// Go runs fn once fewer than the group's limit of functions run
+	// (functions start in the order Go was called); a function not yet
+	// started when the group's context ends does not start. send
+	// reports false once the reader has closed the group.
+	Go(fn func(send func(msg any) bool))
+	// Next returns the next message. It returns false when every
+	// function has returned and every message has been read, or, when
+	// watch is set, as soon as the group's context has ended.
+	Next(watch bool) (msg any, ok bool)
+	// Close tells the functions still running that nothing more is
+	// read. The reader calls it once it has stopped reading.
+	Close()
+}
+
+// A ReplayingEngine runs the driver where it may run again from its
+// start to rebuild a run's state, as a durable execution engine replays
+// a workflow from its history. Such an engine's driver may not start
+// goroutines or wait on channels, so a run on it:
+//
+//   - runs a step's calls side by side in the engine's groups
+//     (NewGroup), not in goroutines;
+//   - publishes each event of its log at its place in the log, so that a
+//     replay appends none twice: the agent needs Config.Storage, whose
+//     run event log readers in any process follow (Observe);
+//   - is aborted by the engine (which calls AbortRun in the process
+//     that runs the driver), not by watching the store for requests.
+type ReplayingEngine interface {
+	Engine
+	// NewGroup returns a group whose functions run at most limit at a
+	// time (limit < 1: no limit) until ctx ends.
+	NewGroup(ctx context.Context, limit int) Group
+	// Record returns what read returns: the first time the driver
+	// runs, by running read; when it is replayed, what read returned
+	// then (the driver reads storage through it: memory a replay must
+	// see as the run first saw it).
+	Record(ctx context.Context, read func(context.Context) ([]byte, error)) ([]byte, error)
+}
+
+// recorded returns what read returns, recorded by the run's engine when
+// it replays.
+func recorded[T any](r *run, ctx context.Context, read func(context.Context) (T, error)) (T, error) {
+	re, ok := r.engine.(ReplayingEngine)
+	if !ok {
+		return read(ctx)
+	}
+	var v T
+	raw, err := re.Record(ctx, func(ctx context.Context) ([]byte, error) {
+		v, err := read(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return json.Marshal(v)
+	})
+	if err == nil {
+		err = json.Unmarshal(raw, &v)
+	}
+	return v, err
+}
+
+// newGroup returns a group of the run's engine, or one of goroutines.
+func (r *run) newGroup(limit int) Group {
+	if re, ok := r.engine.(ReplayingEngine); ok {
+		return re.NewGroup(r.ctx, limit)
+	}
+	return newGoGroup(r.ctx, limit)
+}
+
+// goGroup is a Group of goroutines.
+type goGroup struct {
+	ctx context.Context
+	sem chan struct{} // nil: no limit
+	// last is closed when the function Go started last has returned:
+	// with a limit of one, each waits for the one before it, so they run
+	// in order.
+	last   chan struct{}
+	limit  int
+	msgs   chan any
+	closed chan struct{}
+	wg     sync.WaitGroup
+	once   sync.Once
+	// started is closed by the first Next: goroutines are waited for
+	// (and msgs closed) only once every Go has been called.
+	started sync.Once
+}
+
+func newGoGroup(ctx context.Context, limit int) *goGroup {
+	g := &goGroup{ctx: ctx, msgs: make(chan any, 16), closed: make(chan struct{}), limit: limit}
+	if limit > 1 {
+		g.sem = make(chan struct{}, limit)
+	}
+	return g
+}
+
+func (g *goGroup) Go(fn func(send func(any) bool)) {
+	if g.limit == 1 {
+		prev, done := g.last, make(chan struct{})
+		g.last = done
+		g.wg.Go(func() {
+			defer close(done)
+			if prev != nil {
+				select {
+				case <-prev:
+				case <-g.ctx.Done():
+					return
+				}
+			}
+			if g.ctx.Err() == nil {
+				fn(g.send)
+			}
+		})
+		return
+	}
+	g.wg.Go(func() {
+		if g.sem != nil {
+			select {
+			case g.sem <- struct{}{}:
+			case <-g.ctx.Done():
+				return
+			}
+			defer func() { <-g.sem }()
+		}
+		if g.ctx.Err() != nil {
+			return
+		}
+		fn(g.send)
+	})
+}
+
+func (g *goGroup) send(msg any) bool {
+	select {
+	case g.msgs <- msg:
+		return true
+	case <-g.closed:
+		return false
+	}
+}
+
+func (g *goGroup) Next(watch bool) (any, bool) {
+	g.started.Do(func() {
+		go func() {
+			g.wg.Wait()
+			close(g.msgs)
+		}()
+	})
+	var stop <-chan struct{}
+	if watch {
+		stop = g.ctx.Done()
+	}
+	select {
+	case msg, ok := <-g.msgs:
+		return msg, ok
+	case <-stop:
+		return nil, false
+	}
+}
+
+func (g *goGroup) Close() { g.once.Do(func() { close(g.closed) }) }
