@@ -2,7 +2,9 @@ package serve
 
 import (
 	"context"
+	"fmt"
 	"io"
+	"strings"
 
 	"github.com/gomastra/mastra"
 	"github.com/gomastra/mastra/server"
@@ -27,6 +29,27 @@ type Extension struct {
 	// RunMode runs the app in Mode until ctx ends; stdin and stdout are
 	// the process's (logs go to app.Env.Logger, never to stdout).
 	RunMode func(ctx context.Context, app App, stdin io.Reader, stdout io.Writer) error
+	// Engine, when set, is the scheme of the engine URLs
+	// (Config.Engine) the extension runs agent runs on ("temporal"):
+	// its Mount and RunMode read app.Config.Engine.
+	Engine string
+}
+
+// checkEngine checks that an extension runs the engine cfg names.
+func checkEngine(cfg Config) error {
+	if cfg.Engine == "" {
+		return nil
+	}
+	scheme, _, ok := strings.Cut(cfg.Engine, "://")
+	if !ok {
+		return fmt.Errorf("engine %q: want a URL such as temporal://127.0.0.1:7233/default", cfg.Engine)
+	}
+	for _, e := range cfg.Extensions {
+		if e.Engine == scheme {
+			return nil
+		}
+	}
+	return fmt.Errorf("engine %q: this app links no %s engine (for Temporal, pass temporal.ServeOption() of package github.com/gomastra/mastra/temporal to serve.Main)", cfg.Engine, scheme)
 }
 
 // App is a built app as an extension sees it.

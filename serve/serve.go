@@ -71,6 +71,11 @@ type Config struct {
 	Extensions []Extension
 	// Token, when set, is the bearer token the API requires.
 	Token string
+	// Engine is where the app's agent runs run: empty for this process,
+	// else a URL whose scheme an extension runs (Extension.Engine), such
+	// as temporal://127.0.0.1:7233/default with the temporal module's
+	// ServeOption.
+	Engine string
 	// Recover finishes, at start, the runs a dead process left running
 	// (agents' and workflows'). Right when this process is the only one
 	// using the storage (the SQLite default); off by default for shared
@@ -141,6 +146,7 @@ func parseFlags(args []string, getenv func(string) string, stderr io.Writer, cfg
 	fs.StringVar(&cfg.Port, "port", or(getenv("PORT"), "4111"), "port to listen on (env PORT)")
 	fs.StringVar(&cfg.StorageURL, "storage", or(getenv("MASTRA_STORAGE_URL"), ".mastra/mastra.db"), storageUsage(cfg.Drivers))
 	fs.StringVar(&cfg.Token, "token", getenv("MASTRA_AUTH_TOKEN"), "bearer token the API requires (env MASTRA_AUTH_TOKEN)")
+	fs.StringVar(&cfg.Engine, "engine", getenv("MASTRA_ENGINE"), "where agent runs run: empty for this process, or an engine URL such as temporal://host:port/namespace (env MASTRA_ENGINE)")
 	studioFlag := fs.String("studio", or(getenv("MASTRA_STUDIO"), "true"), `serve the dev studio at "/": "true" or "false" (env MASTRA_STUDIO)`)
 	fs.DurationVar(&cfg.BodyTimeout, "body-timeout", envDuration(getenv("MASTRA_BODY_TIMEOUT"), server.DefaultBodyReadTimeout), "time a client may take to send a request body; 0 for no limit (env MASTRA_BODY_TIMEOUT)")
 	recoverRuns := fs.String("recover", getenv("MASTRA_RECOVER_RUNS"), `finish runs a dead process left running: "true" or "false" (env MASTRA_RECOVER_RUNS; default true for SQLite, false for shared storages)`)
@@ -197,6 +203,9 @@ func modeOf(args []string, exts []Extension) (*Extension, []string, error) {
 // until ctx ends, then shuts down gracefully: no new connections,
 // in-flight requests get ShutdownGrace, suspended runs stay in storage.
 func Run(ctx context.Context, cfg Config, getenv func(string) string, log *slog.Logger, build Build) error {
+	if err := checkEngine(cfg); err != nil {
+		return err
+	}
 	app, closeStore, err := openApp(ctx, cfg, getenv, log, build)
 	if err != nil {
 		return err
@@ -242,6 +251,9 @@ func Run(ctx context.Context, cfg Config, getenv func(string) string, log *slog.
 func RunMode(ctx context.Context, cfg Config, getenv func(string) string, log *slog.Logger, build Build, ext Extension, stdin io.Reader, stdout io.Writer) error {
 	if ext.RunMode == nil {
 		return fmt.Errorf("%s has no mode to run", ext.Name)
+	}
+	if err := checkEngine(cfg); err != nil {
+		return err
 	}
 	app, closeStore, err := openApp(ctx, cfg, getenv, log, build)
 	if err != nil {
