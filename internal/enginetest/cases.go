@@ -1,0 +1,216 @@
+package enginetest
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gomastra/mastra"
+	"github.com/gomastra/mastra/agent"
+	"github.com/gomastra/mastra/model"
+	"github.com/gomastra/mastra/model/mock"
+	"github.com/gomastra/mastra/stream"
+	"github.com/gomastra/mastra/tools"
+)
+
+func ctxOf(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+func run(t *testing.T, r Runner, key string, in Input) Outcome {
+	t.Helper()
+	out, err := r.Run(ctxOf(t), key, in)
+	if err != nil {
+		t.Fatalf("run: %v (chunks %s)", err, types(out))
+	}
+	return out
+}
+
+func answer(t *testing.T, r Runner, key, runID string, a agent.Answer) Outcome {
+	t.Helper()
+	out, err := r.Answer(ctxOf(t), key, runID, a)
+	if err != nil {
+		t.Fatalf("answer: %v (chunks %s)", err, types(out))
+	}
+	return out
+}
+
+// toolLoop: two tool steps, then the answer; each call runs once.
+func toolLoop(t *testing.T, newRunner func(*testing.T, *mastra.Mastra) Runner) {
+	var c counts
+	m := mock.NewFunc(mock.ToolSteps(2, mock.ToolCall{Name: "add", Args: `{"a":1,"b":2}`}, mock.Step{Text: "The sum is 3."}))
+	reg := registry(t, agent.Config{ID: "adder", Model: m, Tools: tools.Set{"add": addTool(&c)}})
+	out := run(t, newRunner(t, reg), "adder", Input{Prompt: "Add 1 and 2, twice."})
+	wantResults(t, out, `call-0={"sum":3}`, `call-1={"sum":3}`)
+	wantText(t, out, "The sum is 3.")
+	wantFinish(t, out, "stop")
+	c.want(t, "add", 2)
+}
+
+// parallelCalls: two calls of one step run side by side; their results
+// come in the model's order.
+func parallelCalls(t *testing.T, newRunner func(*testing.T, *mastra.Mastra) Runner) {
+	var c counts
+	calls := []mock.ToolCall{{ID: "p1", Name: "meet", Args: `{"a":1,"b":1}`}, {ID: "p2", Name: "meet", Args: `{"a":2,"b":2}`}}
+	reg := registry(t, agent.Config{ID: "meeter", Model: thenText(calls, fixed("Both met.")), Tools: tools.Set{"meet": barrierTool(&c, 2)}})
+	out := run(t, newRunner(t, reg), "meeter", Input{Prompt: "Meet twice."})
+	wantResults(t, out, `p1={"sum":2}`, `p2={"sum":4}`)
+	wantText(t, out, "Both met.")
+	c.want(t, "meet", 2)
+}
+
+// guarded is an agent whose one tool needs approval.
+func guarded(t *testing.T, c *counts) *mastra.Mastra {
+	tool := tools.New(tools.Config[numbers, sum]{ID: "transfer", Description: "Moves money.", RequireApproval: true,
+		Execute: func(ctx tools.Context, in numbers) (sum, error) {
+			c.add("transfer")
+			return sum{Sum: in.A + in.B}, nil
+		}})
+	m := thenText([]mock.ToolCall{{ID: "g1", Name: "transfer", Args: `{"a":5,"b":5}`}}, lastToolText)
+	return registry(t, agent.Config{ID: "banker", Model: m, Tools: tools.Set{"transfer": tool}})
+}
+
+// approval: a call that needs approval waits, runs once approved.
+func approval(t *testing.T, newRunner func(*testing.T, *mastra.Mastra) Runner) {
+	var c counts
+	r := newRunner(t, guarded(t, &c))
+	first := run(t, r, "banker", Input{Prompt: "Move 10."})
+	if len(first.of(stream.TypeToolCallApproval)) != 1 {
+		t.Fatalf("want one tool-call-approval chunk, got %s", types(first))
+	}
+	c.want(t, "transfer", 0)
+	yes := true
+	rest := answer(t, r, "banker", first.RunID, agent.Answer{ToolCallID: "g1", Approved: &yes})
+	wantResults(t, rest, `g1={"sum":10}`)
+	wantText(t, rest, `{"type":"json","value":{"sum":10}}`)
+	c.want(t, "transfer", 1)
+}
+
+// decline: a declined call never runs; the model hears why.
+func decline(t *testing.T, newRunner func(*testing.T, *mastra.Mastra) Runner) {
+	var c counts
+	r := newRunner(t, guarded(t, &c))
+	first := run(t, r, "banker", Input{Prompt: "Move 10."})
+	no := false
+	rest := answer(t, r, "banker", first.RunID, agent.Answer{ToolCallID: "g1", Approved: &no, Reason: "too much"})
+	if !strings.Contains(rest.text(), "too much") {
+		t.Errorf("the model was not told the reason: text %q", rest.text())
+	}
+	wantFinish(t, rest, "stop")
+	c.want(t, "transfer", 0)
+}
+
+type question struct {
+	Question string `json:"question"`
+}
+
+type reply struct {
+	Answer string `json:"answer"`
+}
+
+// suspendAndResume: a tool suspends with a payload; its resume data
+// reaches it when it runs again.
+func suspendAndResume(t *testing.T, newRunner func(*testing.T, *mastra.Mastra) Runner) {
+	var c counts
+	ask := tools.New(tools.Config[numbers, reply]{ID: "ask", Description: "Asks a person.",
+		Execute: func(ctx tools.Context, in numbers) (reply, error) {
+			c.add("ask")
+			got, ok, err := tools.ResumeDataAs[reply](ctx)
+			if err != nil {
+				return reply{}, err
+			}
+			if !ok {
+				return reply{}, ctx.Suspend(question{Question: "Sure?"})
+			}
+			return got, nil
+		}})
+	m := thenText([]mock.ToolCall{{ID: "a1", Name: "ask", Args: `{"a":0,"b":0}`}}, lastToolText)
+	r := newRunner(t, registry(t, agent.Config{ID: "asker", Model: m, Tools: tools.Set{"ask": ask}}))
+	first := run(t, r, "asker", Input{Prompt: "Ask."})
+	sus := first.of(stream.TypeToolCallSuspended)
+	if len(sus) != 1 || asJSON(field(sus[0], "suspendPayload")) != `{"question":"Sure?"}` {
+		t.Fatalf("want one tool-call-suspended chunk with the question, got %s", types(first))
+	}
+	rest := answer(t, r, "asker", first.RunID, agent.Answer{ToolCallID: "a1", Data: []byte(`{"answer":"yes"}`)})
+	wantResults(t, rest, `a1={"answer":"yes"}`)
+	wantText(t, rest, `{"type":"json","value":{"answer":"yes"}}`)
+	c.want(t, "ask", 2)
+}
+
+// toolErrors: a tool's error and a call of a tool that does not exist
+// become tool-error chunks; the run goes on.
+func toolErrors(t *testing.T, newRunner func(*testing.T, *mastra.Mastra) Runner) {
+	var c counts
+	fail := tools.New(tools.Config[numbers, sum]{ID: "fail", Description: "Fails.", Execute: func(ctx tools.Context, in numbers) (sum, error) {
+		c.add("fail")
+		return sum{}, errors.New("boom")
+	}})
+	calls := []mock.ToolCall{{ID: "f1", Name: "fail", Args: `{"a":1,"b":1}`}, {ID: "n1", Name: "nope", Args: `{}`}}
+	r := newRunner(t, registry(t, agent.Config{ID: "failer", Model: thenText(calls, fixed("Handled.")), Tools: tools.Set{"fail": fail}}))
+	out := run(t, r, "failer", Input{Prompt: "Fail."})
+	errs := out.of(stream.TypeToolError)
+	if len(errs) != 2 {
+		t.Fatalf("want 2 tool-error chunks, got %s", types(out))
+	}
+	if msg := asJSON(field(errs[0], "error")); !strings.Contains(msg, "boom") {
+		t.Errorf("fail's error is %s", msg)
+	}
+	if msg := asJSON(field(errs[1], "error")); !strings.Contains(msg, "nope") {
+		t.Errorf("the unknown tool's error is %s", msg)
+	}
+	wantText(t, out, "Handled.")
+	c.want(t, "fail", 1)
+}
+
+// modelError: a model call that fails ends the run with an error chunk.
+func modelError(t *testing.T, newRunner func(*testing.T, *mastra.Mastra) Runner) {
+	m := mock.New(mock.Step{Err: errors.New("the model refused")})
+	r := newRunner(t, registry(t, agent.Config{ID: "refused", Model: m}))
+	out, err := r.Run(ctxOf(t), "refused", Input{Prompt: "Hi."})
+	if err != nil {
+		t.Fatalf("run: %v", err)
+	}
+	errs := out.of(stream.TypeError)
+	if len(errs) != 1 || !strings.Contains(asJSON(payload(errs[0])), "the model refused") {
+		t.Fatalf("want one error chunk with the model's error, got %s", types(out))
+	}
+}
+
+// subAgent: agent-<key> runs the sub-agent on the model's prompt; the
+// parent's model sees its answer.
+func subAgent(t *testing.T, newRunner func(*testing.T, *mastra.Mastra) Runner) {
+	helper, err := agent.New(agent.Config{ID: "helper", Name: "Helper", Instructions: "Greet.", Description: "Greets.",
+		Model: mock.NewFunc(func(*model.Request) mock.Step { return mock.Step{Text: "hi from helper"} })})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := thenText([]mock.ToolCall{{ID: "s1", Name: "agent-helper", Args: `{"prompt":"Say hi."}`}}, func(req *model.Request) string {
+		if strings.Contains(lastToolText(req), "hi from helper") {
+			return "Relayed."
+		}
+		return "Lost: " + lastToolText(req)
+	})
+	r := newRunner(t, registry(t, agent.Config{ID: "parent", Model: m, Agents: map[string]*agent.Agent{"helper": helper}}))
+	out := run(t, r, "parent", Input{Prompt: "Get a greeting."})
+	wantText(t, out, "Relayed.")
+}
+
+// memory: a second run on a thread sees the first.
+func memory(t *testing.T, newRunner func(*testing.T, *mastra.Mastra) Runner) {
+	m := mock.NewFunc(func(req *model.Request) mock.Step {
+		if prompted(req, "remember 7") && prompted(req, "what did I say") {
+			return mock.Step{Text: "You said 7."}
+		}
+		return mock.Step{Text: "Noted."}
+	})
+	r := newRunner(t, registry(t, agent.Config{ID: "rememberer", Model: m, Memory: &agent.MemoryOptions{}}))
+	in := Input{ThreadID: "thread-1", ResourceID: "user-1"}
+	in.Prompt = "remember 7"
+	wantText(t, run(t, r, "rememberer", in), "Noted.")
+	in.Prompt = "what did I say"
+	wantText(t, run(t, r, "rememberer", in), "You said 7.")
+}
