@@ -1,0 +1,30 @@
+// Package temporal runs gomastra agent runs on Temporal, the durable
+// execution engine, with its official Go SDK.
+//
+// An agent run is a Temporal workflow (AgentRunWorkflow) whose code is
+// the agent's own loop, driven by an agent.ReplayingEngine: each model
+// call and each tool call is an activity, the step's calls run side by
+// side as workflow coroutines, the clock is the workflow's, and what the
+// loop reads from memory is recorded in the workflow's history. When a
+// worker dies, another replays the run's history up to where it stopped
+// and goes on: a model or tool call that had completed is not made
+// again. A person's answer to a waiting call (an approval, a decline,
+// resume data) and an abort arrive as signals.
+//
+// Models and tools' Execute functions run in activities, as ordinary Go
+// code. The loop's own callbacks (agent.Config.Hooks, processors, a
+// tool's OnInputAvailable, OnOutput and ToModelOutput, transforms) run
+// in the workflow and run again when it is replayed: they must decide
+// the same way from the same input (no clock, no I/O, no randomness).
+//
+// Chunks reach readers through the run's event log in the agent's
+// storage (Config.Storage: SQLite or PostgreSQL shared by the workers
+// and the readers), so agent.Observe, the HTTP API and Mastra's clients
+// read a run the same whichever engine runs it; a reader needs no
+// worker. Text reaches the log once its model call has ended, not delta
+// by delta as it is generated.
+//
+// Roles: a worker (NewWorker, or Register on a worker of your own) runs
+// the registry's agents; a Client starts runs and signals them. Both
+// take the same *mastra.Mastra, built by the app's main.
+package temporal

@@ -1,0 +1,37 @@
+package temporal
+
+import (
+	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/worker"
+	"go.temporal.io/sdk/workflow"
+
+	"github.com/gomastra/mastra"
+)
+
+// DefaultTaskQueue is the task queue runs go to when none is named.
+const DefaultTaskQueue = "gomastra"
+
+// Register registers on r the workflow and activities that run the
+// agents of m: any worker of yours can then run gomastra runs. The
+// agents need shared storage (agent.Config.Storage: SQLite or
+// PostgreSQL that the readers of their runs reach too).
+func Register(r worker.Registry, m *mastra.Mastra, opts Options) {
+	opts = opts.withDefaults()
+	w := &workflows{mastra: m, opts: opts}
+	r.RegisterWorkflowWithOptions(w.agentRun, workflow.RegisterOptions{Name: WorkflowAgentRun})
+	a := &activities{mastra: m, opts: opts}
+	r.RegisterActivityWithOptions(a.callModel, activity.RegisterOptions{Name: activityCallModel})
+	r.RegisterActivityWithOptions(a.callTool, activity.RegisterOptions{Name: activityCallTool})
+}
+
+// NewWorker returns a worker of taskQueue (DefaultTaskQueue when empty)
+// that runs the agents of m; Run or Start it.
+func NewWorker(c client.Client, taskQueue string, m *mastra.Mastra, opts Options) worker.Worker {
+	if taskQueue == "" {
+		taskQueue = DefaultTaskQueue
+	}
+	w := worker.New(c, taskQueue, worker.Options{})
+	Register(w, m, opts)
+	return w
+}

@@ -1,0 +1,103 @@
+package temporal
+
+import (
+	"context"
+	"encoding/json"
+
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/workflow"
+
+	"github.com/gomastra/mastra"
+	"github.com/gomastra/mastra/agent"
+	"github.com/gomastra/mastra/tools"
+)
+
+// Signals a run's workflow takes.
+const (
+	// SignalAnswer carries an agent.Answer: a person's answer to one of
+	// the run's waiting calls.
+	SignalAnswer = "gomastra.answer"
+	// SignalAbort aborts the run (agent.AbortRun).
+	SignalAbort = "gomastra.abort"
+)
+
+// workflows run the registry's agents.
+type workflows struct {
+	mastra *mastra.Mastra
+	opts   Options
+}
+
+// agentRun is the workflow of one agent run: the agent's loop on an
+// engine whose effects are this workflow's activities.
+func (w *workflows) agentRun(wctx workflow.Context, in RunInput) (RunResult, error) {
+	a, err := w.mastra.GetAgent(in.AgentKey)
+	if err != nil {
+		return RunResult{}, temporal.NewNonRetryableApplicationError(err.Error(), errPermanent, nil)
+	}
+	e := newEngine(wctx, in, w.opts)
+	listen(wctx, e, func() { _, _ = a.AbortRun(context.Background(), in.RunID) })
+	out, err := a.Generate(context.Background(), in.Messages, runOptions(e, in)...)
+	if err != nil {
+		return RunResult{RunID: in.RunID, Error: err.Error()}, nil
+	}
+	res := RunResult{RunID: in.RunID, Text: out.Text, FinishReason: out.FinishReason, Usage: out.TotalUsage}
+	if out.Error != nil {
+		res.Error = out.Error.Message
+	}
+	if out.Object != nil {
+		res.Object, _ = json.Marshal(out.Object)
+	}
+	return res, nil
+}
+
+// runOptions are the agent options of the run in.
+func runOptions(e *engine, in RunInput) []agent.Option {
+	opts := []agent.Option{agent.WithEngine(e), agent.WithRunID(in.RunID)}
+	if in.ThreadID != "" {
+		opts = append(opts, agent.WithMemory(in.ThreadID, in.ResourceID))
+	}
+	if in.MaxSteps > 0 {
+		opts = append(opts, agent.WithMaxSteps(in.MaxSteps))
+	}
+	if in.Instructions != nil {
+		opts = append(opts, agent.WithInstructions(*in.Instructions))
+	}
+	if in.RequestContext != nil {
+		opts = append(opts, agent.WithRequestContext(tools.NewRequestContext(in.RequestContext)))
+	}
+	return opts
+}
+
+// listen takes the run's signals until the workflow ends: answers queue
+// for the engine's Await; an abort, or the workflow's cancellation,
+// aborts the run (abortRun) and its calls in flight.
+func listen(wctx workflow.Context, e *engine, abortRun func()) {
+	abort := func() {
+		if !e.aborted {
+			abortRun()
+			e.abort()
+		}
+	}
+	workflow.Go(wctx, func(ctx workflow.Context) {
+		answers := workflow.GetSignalChannel(ctx, SignalAnswer)
+		aborts := workflow.GetSignalChannel(ctx, SignalAbort)
+		cancelled := false
+		for !cancelled {
+			sel := workflow.NewSelector(ctx)
+			sel.AddReceive(answers, func(c workflow.ReceiveChannel, _ bool) {
+				var ans agent.Answer
+				c.Receive(ctx, &ans)
+				e.answers = append(e.answers, ans)
+			})
+			sel.AddReceive(aborts, func(c workflow.ReceiveChannel, _ bool) {
+				c.Receive(ctx, nil)
+				abort()
+			})
+			sel.AddReceive(ctx.Done(), func(workflow.ReceiveChannel, bool) {
+				cancelled = true
+				abort()
+			})
+			sel.Select(ctx)
+		}
+	})
+}
