@@ -6,16 +6,12 @@ import (
 	"os"
 	"testing"
 
-	"go.temporal.io/sdk/client"
-	"go.temporal.io/sdk/worker"
 	"go.temporal.io/server/common/dynamicconfig"
 	servertemporal "go.temporal.io/server/temporal"
 	"go.temporal.io/server/temporaltest"
 
-	"github.com/gomastra/mastra"
 	"github.com/gomastra/mastra/internal/loopback"
 	"github.com/gomastra/mastra/storage/sqlite"
-	"github.com/gomastra/mastra/temporal"
 )
 
 // TestMain keeps the tests on this machine: an HTTP request to any host
@@ -50,27 +46,3 @@ func newStore(t testing.TB) *sqlite.Store {
 	t.Cleanup(func() { s.Close() })
 	return s
 }
-
-// env is a Temporal server with workers of one registry and a client.
-type env struct {
-	ts     *temporaltest.TestServer
-	m      *mastra.Mastra
-	client *temporal.Client
-	queue  string
-}
-
-// newEnv starts a server and n workers of m on one task queue.
-func newEnv(t testing.TB, m *mastra.Mastra, workers int) *env {
-	ts := newServer(t)
-	e := &env{ts: ts, m: m, queue: "q-" + t.Name()}
-	for range workers {
-		w := ts.NewWorkerWithOptions(e.queue, func(r worker.Registry) {
-			temporal.Register(r, m, temporal.Options{})
-		}, worker.Options{})
-		_ = w
-	}
-	e.client = temporal.NewClient(ts.GetDefaultClient(), e.queue, m)
-	return e
-}
-
-var _ client.Client = nil
