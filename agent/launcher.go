@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"iter"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/gomastra/mastra/internal/uuid"
 	"github.com/gomastra/mastra/model"
+	"github.com/gomastra/mastra/schema"
 	"github.com/gomastra/mastra/stream"
 )
 
@@ -39,6 +41,53 @@ type LaunchRequest struct {
 	MaxSteps             int
 	Instructions         *string
 	RequestContext       map[string]any
+	// Output, when set, asks for a structured answer.
+	Output *LaunchedOutput
+}
+
+// LaunchedOutput is a structured output (WithStructuredOutput) as it
+// crosses to another process: its schema as JSON Schema. One that names
+// a structuring Model does not cross.
+type LaunchedOutput struct {
+	Schema              json.RawMessage
+	Instructions        string          `json:",omitempty"`
+	JSONPromptInjection PromptInjection `json:",omitempty"`
+	ErrorStrategy       ErrorStrategy   `json:",omitempty"`
+	FallbackValue       json.RawMessage `json:",omitempty"`
+}
+
+// LaunchedOutputOf is so as it crosses to another process, or an error
+// saying why it cannot.
+func LaunchedOutputOf(so StructuredOutput) (*LaunchedOutput, error) {
+	if so.Model != nil {
+		return nil, errors.New("a structured output with its own Model")
+	}
+	raw, err := json.Marshal(so.Schema.JSONSchema())
+	if err != nil {
+		return nil, err
+	}
+	lo := &LaunchedOutput{Schema: raw, Instructions: so.Instructions, JSONPromptInjection: so.JSONPromptInjection, ErrorStrategy: so.ErrorStrategy}
+	if so.FallbackValue != nil {
+		if lo.FallbackValue, err = json.Marshal(so.FallbackValue); err != nil {
+			return nil, err
+		}
+	}
+	return lo, nil
+}
+
+// StructuredOutput is the structured output lo describes.
+func (lo *LaunchedOutput) StructuredOutput() (StructuredOutput, error) {
+	s, err := schema.FromJSON(lo.Schema)
+	if err != nil {
+		return StructuredOutput{}, fmt.Errorf("structured output: %w", err)
+	}
+	so := StructuredOutput{Schema: s, Instructions: lo.Instructions, JSONPromptInjection: lo.JSONPromptInjection, ErrorStrategy: lo.ErrorStrategy}
+	if len(lo.FallbackValue) > 0 {
+		if err := json.Unmarshal(lo.FallbackValue, &so.FallbackValue); err != nil {
+			return StructuredOutput{}, fmt.Errorf("structured output: fallback value: %w", err)
+		}
+	}
+	return so, nil
 }
 
 // UseLauncher has l run the agent's runs from now on (nil: this process
@@ -85,8 +134,6 @@ func (a *Agent) launchRequest(msgs []model.Message, o runOptions) (LaunchRequest
 	switch {
 	case len(o.clientTools) > 0:
 		refused = "client tools"
-	case o.structured != nil:
-		refused = "structured output"
 	case len(o.toolsets) > 0:
 		refused = "toolsets"
 	case o.prepareStep != nil || o.onStepFinish != nil || o.onFinish != nil || o.hooks.BeforeToolCall != nil || o.hooks.AfterToolCall != nil || len(o.stopWhen) > 0 || o.approvalFunc != nil:
@@ -99,6 +146,13 @@ func (a *Agent) launchRequest(msgs []model.Message, o runOptions) (LaunchRequest
 	}
 	req := LaunchRequest{AgentID: a.cfg.ID, RunID: o.runID, Messages: msgs, ThreadID: o.threadID, ResourceID: o.resourceID,
 		Instructions: o.instructions, RequestContext: o.requestContext.Serialisable()}
+	if o.structured != nil {
+		lo, err := LaunchedOutputOf(*o.structured)
+		if err != nil {
+			return LaunchRequest{}, fmt.Errorf("agent %s: a launched run cannot take %v", a.cfg.ID, err)
+		}
+		req.Output = lo
+	}
 	if o.maxSteps != a.cfg.MaxSteps {
 		req.MaxSteps = o.maxSteps
 	}
@@ -239,6 +293,7 @@ func (a *Agent) generateLaunched(ctx context.Context, chunks iter.Seq2[stream.Ch
 			out.FinishReason = p.StepResult.Reason
 			out.TotalUsage = p.Output.Usage
 			out.Usage = out.TotalUsage
+			out.Object = p.Output.Object
 		}
 	}
 	if out.FinishReason == "" {

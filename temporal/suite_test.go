@@ -43,8 +43,16 @@ type runner struct {
 var _ = temporaltest.NewServer
 
 func (r *runner) Run(ctx context.Context, agentKey string, in enginetest.Input) (enginetest.Outcome, error) {
-	runID, err := r.client.Start(ctx, temporal.RunInput{AgentKey: agentKey, Messages: []model.Message{model.UserText(in.Prompt)},
-		ThreadID: in.ThreadID, ResourceID: in.ResourceID})
+	ri := temporal.RunInput{AgentKey: agentKey, Messages: []model.Message{model.UserText(in.Prompt)},
+		ThreadID: in.ThreadID, ResourceID: in.ResourceID}
+	if in.Output != nil {
+		lo, err := agent.LaunchedOutputOf(*in.Output)
+		if err != nil {
+			return enginetest.Outcome{}, err
+		}
+		ri.Output = lo
+	}
+	runID, err := r.client.Start(ctx, ri)
 	if err != nil {
 		return enginetest.Outcome{}, err
 	}

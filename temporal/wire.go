@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 
+	"github.com/gomastra/mastra/agent"
 	"github.com/gomastra/mastra/model"
 	"github.com/gomastra/mastra/schema"
 	"github.com/gomastra/mastra/tools"
@@ -26,6 +27,9 @@ type RunInput struct {
 	Instructions *string
 	// RequestContext is the run's request context (what survives JSON).
 	RequestContext map[string]any
+	// Output, when set, asks for a structured answer
+	// (agent.LaunchedOutputOf).
+	Output *agent.LaunchedOutput
 }
 
 // RunResult is how a run's workflow ended.

@@ -34,9 +34,13 @@ func (w *workflows) agentRun(wctx workflow.Context, in RunInput) (RunResult, err
 	if err != nil {
 		return RunResult{}, temporal.NewNonRetryableApplicationError(err.Error(), errPermanent, nil)
 	}
+	opts, err := runOptions(in)
+	if err != nil {
+		return RunResult{}, temporal.NewNonRetryableApplicationError(err.Error(), errPermanent, nil)
+	}
 	e := newEngine(wctx, in, w.opts)
 	listen(wctx, e, func() { _, _ = a.AbortRun(context.Background(), in.RunID) })
-	out, err := a.Generate(context.Background(), in.Messages, runOptions(e, in)...)
+	out, err := a.Generate(context.Background(), in.Messages, append(opts, agent.WithEngine(e))...)
 	if err != nil {
 		return RunResult{RunID: in.RunID, Error: err.Error()}, nil
 	}
@@ -51,8 +55,8 @@ func (w *workflows) agentRun(wctx workflow.Context, in RunInput) (RunResult, err
 }
 
 // runOptions are the agent options of the run in.
-func runOptions(e *engine, in RunInput) []agent.Option {
-	opts := []agent.Option{agent.WithEngine(e), agent.WithRunID(in.RunID)}
+func runOptions(in RunInput) ([]agent.Option, error) {
+	opts := []agent.Option{agent.WithRunID(in.RunID)}
 	if in.ThreadID != "" {
 		opts = append(opts, agent.WithMemory(in.ThreadID, in.ResourceID))
 	}
@@ -65,7 +69,14 @@ func runOptions(e *engine, in RunInput) []agent.Option {
 	if in.RequestContext != nil {
 		opts = append(opts, agent.WithRequestContext(tools.NewRequestContext(in.RequestContext)))
 	}
-	return opts
+	if in.Output != nil {
+		so, err := in.Output.StructuredOutput()
+		if err != nil {
+			return nil, err
+		}
+		opts = append(opts, agent.WithStructuredOutput(so))
+	}
+	return opts, nil
 }
 
 // listen takes the run's signals until the workflow ends: answers queue

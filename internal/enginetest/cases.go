@@ -13,6 +13,7 @@ import (
 	"github.com/gomastra/mastra/model/mock"
 	"github.com/gomastra/mastra/stream"
 	"github.com/gomastra/mastra/tools"
+	"github.com/gomastra/mastra/workflows"
 )
 
 func ctxOf(t *testing.T) context.Context {
@@ -213,4 +214,53 @@ func memory(t *testing.T, newRunner func(*testing.T, *mastra.Mastra) Runner) {
 	wantText(t, run(t, r, "rememberer", in), "Noted.")
 	in.Prompt = "what did I say"
 	wantText(t, run(t, r, "rememberer", in), "You said 7.")
+}
+
+type city struct {
+	City string `json:"city"`
+}
+
+type forecast struct {
+	Forecast string `json:"forecast"`
+}
+
+// workflowTool: workflow-<key> runs the workflow on the model's input;
+// the model sees its result.
+func workflowTool(t *testing.T, newRunner func(*testing.T, *mastra.Mastra) Runner) {
+	var c counts
+	step := workflows.NewStep(workflows.StepConfig[city, forecast]{ID: "forecast", Execute: func(ctx workflows.StepContext, in city) (forecast, error) {
+		c.add("forecast")
+		return forecast{Forecast: "sunny in " + in.City}, nil
+	}})
+	wf := workflows.New(workflows.Config{ID: "weather", Description: "Forecasts.", InputSchema: workflows.MustSchemaFor[city]()}).Then(step)
+	if err := wf.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	m := thenText([]mock.ToolCall{{ID: "w1", Name: "workflow-weather", Args: `{"inputData":{"city":"Paris"}}`}}, func(req *model.Request) string {
+		if strings.Contains(lastToolText(req), "sunny in Paris") {
+			return "Sunny."
+		}
+		return "Lost: " + lastToolText(req)
+	})
+	r := newRunner(t, registry(t, agent.Config{ID: "forecaster", Model: m, Workflows: map[string]*workflows.Workflow{"weather": wf}}))
+	out := run(t, r, "forecaster", Input{Prompt: "Weather in Paris?"})
+	wantText(t, out, "Sunny.")
+	c.want(t, "forecast", 1)
+}
+
+// structuredOutput: the answer's JSON becomes the run's object.
+func structuredOutput(t *testing.T, newRunner func(*testing.T, *mastra.Mastra) Runner) {
+	m := mock.NewFunc(func(req *model.Request) mock.Step {
+		if req.ResponseFormat == nil {
+			return mock.Step{Text: "no response format"}
+		}
+		return mock.Step{Text: `{"city":"Paris"}`}
+	})
+	r := newRunner(t, registry(t, agent.Config{ID: "structured", Model: m}))
+	out := run(t, r, "structured", Input{Prompt: "A city.", Output: &agent.StructuredOutput{Schema: workflows.MustSchemaFor[city]()}})
+	objs := out.of(stream.TypeObjectResult)
+	if len(objs) != 1 || asJSON(objs[0].Object) != `{"city":"Paris"}` {
+		t.Fatalf("want one object-result {\"city\":\"Paris\"}, got %s", types(out))
+	}
+	wantFinish(t, out, "stop")
 }

@@ -38,6 +38,8 @@ type Runner interface {
 type Input struct {
 	Prompt               string
 	ThreadID, ResourceID string
+	// Output, when set, asks for a structured answer.
+	Output *agent.StructuredOutput
 }
 
 // Outcome is what a Runner returns of a run: its id and chunks.
@@ -63,6 +65,8 @@ var Cases = []Case{
 	{"ModelError", modelError},
 	{"SubAgent", subAgent},
 	{"Memory", memory},
+	{"WorkflowTool", workflowTool},
+	{"StructuredOutput", structuredOutput},
 }
 
 // Run runs every case with the runners newRunner returns.

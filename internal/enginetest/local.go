@@ -28,6 +28,9 @@ func (l local) Run(ctx context.Context, agentKey string, in Input) (Outcome, err
 	if in.ThreadID != "" {
 		opts = append(opts, agent.WithMemory(in.ThreadID, in.ResourceID))
 	}
+	if in.Output != nil {
+		opts = append(opts, agent.WithStructuredOutput(*in.Output))
+	}
 	return collect(runID, a.Stream(ctx, in.Prompt, opts...))
 }
 
