@@ -79,9 +79,15 @@ func (LocalEngine) CallModel(ctx context.Context, m model.LanguageModel, req *mo
 	return m.Stream(ctx, req)
 }
 
-// CallTool executes t.
+// CallTool executes t, again while it returns an error and it has
+// retries left (tools.Config.Retries) and ctx has not ended.
 func (LocalEngine) CallTool(ctx context.Context, t *tools.Tool, args json.RawMessage, inv *tools.Invocation) (*tools.Result, error) {
-	return t.Execute(ctx, args, inv)
+	for attempt := 0; ; attempt++ {
+		res, err := t.Execute(ctx, args, inv)
+		if err == nil || attempt >= t.Retries() || ctx.Err() != nil {
+			return res, err
+		}
+	}
 }
 
 // Save runs save.

@@ -27,8 +27,9 @@ const (
 // worker that cannot find the agent, tool or model will not find it on
 // a second try); errTransient is (model.IsTransient).
 const (
-	errPermanent = "gomastra.Permanent"
-	errTransient = "gomastra.Transient"
+	errPermanent  = "gomastra.Permanent"
+	errTransient  = "gomastra.Transient"
+	errToolFailed = "gomastra.ToolFailed"
 )
 
 // activities run a worker's model and tool calls on the registry's
@@ -90,9 +91,11 @@ func (a *activities) callModel(ctx context.Context, call modelCall) (modelAnswer
 	return ans, nil
 }
 
-// callTool runs the agent's tool on the call. The tool's error is its
-// result (the loop reports it to the model), not the activity's failure:
-// only a lost worker or a cancellation fails it.
+// callTool runs the agent's tool on the call. The tool's error fails
+// the activity, to be tried again, while the tool has retries left
+// (tools.Config.Retries, counted in attempts); then it is the call's
+// result, which the loop reports to the model. A lost worker or a
+// cancellation fails it too.
 func (a *activities) callTool(ctx context.Context, call toolCall) (toolAnswer, error) {
 	ag, err := a.agentOf(call.AgentKey)
 	if err != nil {
@@ -125,6 +128,8 @@ func (a *activities) callTool(ctx context.Context, call toolCall) (toolAnswer, e
 	switch {
 	case err != nil && ctx.Err() != nil:
 		return toolAnswer{}, ctx.Err()
+	case err != nil && int(activity.GetInfo(ctx).Attempt) <= t.Retries():
+		return toolAnswer{}, temporal.NewApplicationError(err.Error(), errToolFailed)
 	case err != nil:
 		ans.Err = err.Error()
 	case res.Suspended():

@@ -17,6 +17,10 @@ import (
 	"github.com/gomastra/mastra/tools"
 )
 
+// retryInterval is the wait before a call's first retry; each next wait
+// doubles, up to Temporal's default maximum (100 times this).
+const retryInterval = 200 * time.Millisecond
+
 // engine is the agent.ReplayingEngine of one run's workflow: model and
 // tool calls are activities, groups are coroutines, saves happen only
 // when the workflow is not replaying, ids derive from the run id.
@@ -64,7 +68,7 @@ func (e *engine) CallModel(_ context.Context, m model.LanguageModel, req *model.
 		ctx := e.activityContext(workflow.ActivityOptions{
 			StartToCloseTimeout: e.opts.ModelCallTimeout,
 			HeartbeatTimeout:    3 * e.opts.Heartbeat,
-			RetryPolicy: &temporal.RetryPolicy{MaximumAttempts: int32(e.opts.ModelAttempts),
+			RetryPolicy: &temporal.RetryPolicy{InitialInterval: retryInterval, MaximumAttempts: int32(e.opts.ModelAttempts),
 				NonRetryableErrorTypes: []string{errPermanent}},
 		})
 		call := modelCall{AgentKey: e.in.AgentKey, RunID: e.in.RunID, Provider: m.Provider(), ModelID: m.ModelID(),
@@ -92,7 +96,8 @@ func (e *engine) CallTool(_ context.Context, t *tools.Tool, args json.RawMessage
 	ctx := e.activityContext(workflow.ActivityOptions{
 		StartToCloseTimeout: e.opts.ToolCallTimeout,
 		HeartbeatTimeout:    3 * e.opts.Heartbeat,
-		RetryPolicy:         &temporal.RetryPolicy{MaximumAttempts: int32(e.opts.LostCallAttempts), NonRetryableErrorTypes: []string{errPermanent}},
+		RetryPolicy: &temporal.RetryPolicy{InitialInterval: retryInterval, MaximumAttempts: int32(e.opts.LostCallAttempts + t.Retries()),
+			NonRetryableErrorTypes: []string{errPermanent}},
 	})
 	call := toolCall{AgentKey: e.in.AgentKey, RunID: e.in.RunID, ToolName: inv.ToolName, ToolCallID: inv.ToolCallID, Args: args,
 		RequestContext: e.in.RequestContext, ResumeData: inv.ResumeData, SuspendPayload: inv.SuspendPayload,

@@ -50,6 +50,11 @@ type Config[In, Out any] struct {
 
 	// RequireApproval makes every call wait for a person's approval.
 	RequireApproval bool
+	// Retries is how often an agent run tries a call again when Execute
+	// returns an error (as Mastra's step retries; default 0). A call that
+	// fails validation, suspends or is cancelled is never tried again;
+	// only the last attempt's error reaches the model.
+	Retries int
 	// NeedsApproval, when set, decides per call and is authoritative over
 	// RequireApproval and any run-wide setting.
 	NeedsApproval func(ctx context.Context, in In, rc *RequestContext) (bool, error)
@@ -146,6 +151,7 @@ type Tool struct {
 	resumeJSON func() string
 
 	requireApproval  bool
+	retries          int
 	needsApproval    func(ctx context.Context, input any, rc *RequestContext) (bool, error)
 	strict           *bool
 	outputValidation OutputValidation
@@ -203,6 +209,7 @@ func Build[In, Out any](cfg Config[In, Out]) (*Tool, error) {
 		input: cfg.InputSchema, output: cfg.OutputSchema,
 		suspend: cfg.SuspendSchema, resume: cfg.ResumeSchema, requestContext: cfg.RequestContextSchema,
 		requireApproval:  cfg.RequireApproval,
+		retries:          max(cfg.Retries, 0),
 		strict:           cfg.Strict,
 		outputValidation: cfg.OutputValidation,
 		providerOptions:  cfg.ProviderOptions,
@@ -408,6 +415,9 @@ func (t *Tool) ResumeSchema() schema.Schema { return t.resume }
 
 // RequestContextSchema returns the request-context schema or nil.
 func (t *Tool) RequestContextSchema() schema.Schema { return t.requestContext }
+
+// Retries is how often a failed call is tried again (Config.Retries).
+func (t *Tool) Retries() int { return t.retries }
 
 // RequireApproval reports the static approval flag.
 func (t *Tool) RequireApproval() bool { return t.requireApproval }

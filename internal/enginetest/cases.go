@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -263,4 +264,35 @@ func structuredOutput(t *testing.T, newRunner func(*testing.T, *mastra.Mastra) R
 		t.Fatalf("want one object-result {\"city\":\"Paris\"}, got %s", types(out))
 	}
 	wantFinish(t, out, "stop")
+}
+
+// toolRetries: a failing call is tried again as often as its tool's
+// Retries say; the model sees the last attempt.
+func toolRetries(t *testing.T, newRunner func(*testing.T, *mastra.Mastra) Runner) {
+	var c counts
+	failures := map[string]int{"flaky": 2, "stubborn": 100}
+	failing := func(id string, retries int) *tools.Tool {
+		var mu sync.Mutex
+		return tools.New(tools.Config[numbers, sum]{ID: id, Description: "Fails at first.", Retries: retries,
+			Execute: func(ctx tools.Context, in numbers) (sum, error) {
+				c.add(id)
+				mu.Lock()
+				defer mu.Unlock()
+				if failures[id] > 0 {
+					failures[id]--
+					return sum{}, errors.New(id + " failed")
+				}
+				return sum{Sum: in.A + in.B}, nil
+			}})
+	}
+	calls := []mock.ToolCall{{ID: "r1", Name: "flaky", Args: `{"a":1,"b":2}`}, {ID: "r2", Name: "stubborn", Args: `{"a":1,"b":2}`}}
+	r := newRunner(t, registry(t, agent.Config{ID: "retrier", Model: thenText(calls, fixed("Done.")),
+		Tools: tools.Set{"flaky": failing("flaky", 2), "stubborn": failing("stubborn", 1)}}))
+	out := run(t, r, "retrier", Input{Prompt: "Try."})
+	wantResults(t, out, `r1={"sum":3}`)
+	if errs := out.of(stream.TypeToolError); len(errs) != 1 || !strings.Contains(asJSON(field(errs[0], "error")), "stubborn failed") {
+		t.Errorf("want stubborn's error, got %s", types(out))
+	}
+	c.want(t, "flaky", 3)
+	c.want(t, "stubborn", 2)
 }

@@ -67,6 +67,7 @@ var Cases = []Case{
 	{"Memory", memory},
 	{"WorkflowTool", workflowTool},
 	{"StructuredOutput", structuredOutput},
+	{"ToolRetries", toolRetries},
 }
 
 // Run runs every case with the runners newRunner returns.
