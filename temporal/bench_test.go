@@ -108,7 +108,7 @@ func benchEnv(b *testing.B, workers int) *temporal.Client {
 func benchRun(b *testing.B, ctx context.Context, c *temporal.Client) {
 	ctx, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
-	runID, err := c.Start(ctx, temporal.RunInput{AgentKey: "stepper", Messages: benchInput})
+	runID, err := c.Start(ctx, temporal.RunInput{AgentKey: "stepper", LaunchRequest: agent.LaunchRequest{Messages: benchInput}})
 	if err != nil {
 		b.Error(err)
 		return

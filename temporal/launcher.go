@@ -32,8 +32,7 @@ type launcher struct {
 }
 
 func (l launcher) Launch(ctx context.Context, req agent.LaunchRequest) error {
-	_, err := l.c.Start(ctx, RunInput{AgentKey: l.key, RunID: req.RunID, Messages: req.Messages, ThreadID: req.ThreadID,
-		ResourceID: req.ResourceID, MaxSteps: req.MaxSteps, Instructions: req.Instructions, RequestContext: req.RequestContext, Output: req.Output})
+	_, err := l.c.Start(ctx, RunInput{AgentKey: l.key, LaunchRequest: req})
 	return err
 }
 

@@ -43,8 +43,8 @@ type runner struct {
 var _ = temporaltest.NewServer
 
 func (r *runner) Run(ctx context.Context, agentKey string, in enginetest.Input) (enginetest.Outcome, error) {
-	ri := temporal.RunInput{AgentKey: agentKey, Messages: []model.Message{model.UserText(in.Prompt)},
-		ThreadID: in.ThreadID, ResourceID: in.ResourceID}
+	ri := temporal.RunInput{AgentKey: agentKey, LaunchRequest: agent.LaunchRequest{Messages: []model.Message{model.UserText(in.Prompt)},
+		ThreadID: in.ThreadID, ResourceID: in.ResourceID}}
 	if in.Output != nil {
 		lo, err := agent.LaunchedOutputOf(*in.Output)
 		if err != nil {

@@ -10,26 +10,14 @@ import (
 	"github.com/gomastra/mastra/tools"
 )
 
-// RunInput is what starts an agent run's workflow.
+// RunInput is what starts an agent run's workflow: the run as the
+// agent launches it, and the agent's key in the registry.
 type RunInput struct {
 	// AgentKey names the agent in the registry (mastra.GetAgent).
 	AgentKey string
-	// RunID is the run's id: its event log's and, prefixed, its
-	// workflow's.
-	RunID    string
-	Messages []model.Message
-	// ThreadID and ResourceID are the run's memory thread and resource
-	// (agent.WithMemory); empty: none.
-	ThreadID, ResourceID string
-	// MaxSteps overrides the agent's (0: the agent's).
-	MaxSteps int
-	// Instructions override the agent's when not nil.
-	Instructions *string
-	// RequestContext is the run's request context (what survives JSON).
-	RequestContext map[string]any
-	// Output, when set, asks for a structured answer
-	// (agent.LaunchedOutputOf).
-	Output *agent.LaunchedOutput
+	// LaunchRequest is the run: its id (its event log's and, prefixed,
+	// its workflow's; a new one when empty), input, memory, options.
+	agent.LaunchRequest
 }
 
 // RunResult is how a run's workflow ended.

@@ -146,7 +146,7 @@ func TestWorkerLoss(t *testing.T) {
 
 			a := workerHarness.Start(t, env)
 			a.Await(t, "READY")
-			runID, err := c.Start(ctx, temporal.RunInput{AgentKey: tc.agent, Messages: []model.Message{model.UserText("Work.")}})
+			runID, err := c.Start(ctx, temporal.RunInput{AgentKey: tc.agent, LaunchRequest: agent.LaunchRequest{Messages: []model.Message{model.UserText("Work.")}}})
 			if err != nil {
 				t.Fatal(err)
 			}
