@@ -43,6 +43,9 @@ type LaunchRequest struct {
 	RequestContext       map[string]any
 	// Output, when set, asks for a structured answer.
 	Output *LaunchedOutput
+	// Context are messages the run sees before its memory and input
+	// (WithContextMessages).
+	Context []model.Message `json:",omitempty"`
 }
 
 // LaunchedOutput is a structured output (WithStructuredOutput) as it
@@ -145,7 +148,7 @@ func (a *Agent) launchRequest(msgs []model.Message, o runOptions) (LaunchRequest
 		return LaunchRequest{}, fmt.Errorf("agent %s: a launched run cannot take %s: they do not cross to its worker", a.cfg.ID, refused)
 	}
 	req := LaunchRequest{AgentID: a.cfg.ID, RunID: o.runID, Messages: msgs, ThreadID: o.threadID, ResourceID: o.resourceID,
-		Instructions: o.instructions, RequestContext: o.requestContext.Serialisable()}
+		Instructions: o.instructions, RequestContext: o.requestContext.Serialisable(), Context: o.context}
 	if o.structured != nil {
 		lo, err := LaunchedOutputOf(*o.structured)
 		if err != nil {

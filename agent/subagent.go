@@ -10,6 +10,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/gomastra/mastra/internal/uuid"
 	"github.com/gomastra/mastra/model"
 	"github.com/gomastra/mastra/schema"
 	"github.com/gomastra/mastra/stream"
@@ -123,6 +124,11 @@ func runSubAgent(ctx tools.Context, key string, sub *Agent, in SubAgentInput) (S
 	}
 	if in.Instructions != nil && *in.Instructions != "" {
 		opts = append(opts, WithInstructions(*in.Instructions))
+	}
+	if sub.launcher.get() != nil {
+		// A launched sub-run's id derives from the call, so that the
+		// call tried again (its worker lost) follows the same run.
+		opts = append(opts, WithRunID(uuid.Derived(ctx.RunID(), "agent-"+key, ctx.ToolCallID())))
 	}
 	fail := func(err error) (SubAgentOutput, error) {
 		return SubAgentOutput{}, &SubAgentError{Parent: parentID(ctx), Key: key, ThreadID: threadID, Err: err}

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"iter"
 
+	enums "go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/client"
 
 	"github.com/gomastra/mastra"
@@ -37,7 +39,8 @@ func NewClient(c client.Client, taskQueue string, m *mastra.Mastra) *Client {
 func WorkflowID(runID string) string { return "gomastra-run-" + runID }
 
 // Start starts the run in (a new run id when in.RunID is empty) and
-// returns its run id.
+// returns its run id. A run id is run once: starting a run whose id has
+// run, or runs, already starts nothing and returns its id.
 func (c *Client) Start(ctx context.Context, in RunInput) (string, error) {
 	if _, err := c.mastra.GetAgent(in.AgentKey); err != nil {
 		return "", err
@@ -45,7 +48,12 @@ func (c *Client) Start(ctx context.Context, in RunInput) (string, error) {
 	if in.RunID == "" {
 		in.RunID = uuid.New()
 	}
-	_, err := c.temporal.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: WorkflowID(in.RunID), TaskQueue: c.taskQueue}, WorkflowAgentRun, in)
+	_, err := c.temporal.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: WorkflowID(in.RunID), TaskQueue: c.taskQueue,
+		WorkflowIDReusePolicy: enums.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE}, WorkflowAgentRun, in)
+	var started *serviceerror.WorkflowExecutionAlreadyStarted
+	if errors.As(err, &started) {
+		return in.RunID, nil // one run per id: this one has started, or ended, already
+	}
 	if err != nil {
 		return "", fmt.Errorf("temporal: starting run %s: %w", in.RunID, err)
 	}

@@ -100,7 +100,10 @@ func runWorker(ctx context.Context, app serve.App, opts Options) error {
 		return err
 	}
 	defer c.Close()
-	w := NewWorker(c, e.TaskQueue, app.Mastra, opts)
+	w, err := NewWorker(c, e.TaskQueue, app.Mastra, opts)
+	if err != nil {
+		return err
+	}
 	if err := w.Start(); err != nil {
 		return fmt.Errorf("temporal: worker: %w", err)
 	}

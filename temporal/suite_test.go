@@ -27,7 +27,12 @@ func TestEngineSuite(t *testing.T) {
 		queue := fmt.Sprintf("suite-%d", queues.Add(1))
 		w := ts.NewWorkerWithOptions(queue, func(r worker.Registry) { temporal.Register(r, m, temporal.Options{}) }, worker.Options{})
 		t.Cleanup(w.Stop)
-		return &runner{m: m, client: temporal.NewClient(ts.GetDefaultClient(), queue, m), offsets: map[string]int64{}}
+		c := temporal.NewClient(ts.GetDefaultClient(), queue, m)
+		// Sub-agents' runs are workflows of their own, as on NewWorker.
+		if err := c.UseLaunchers(); err != nil {
+			t.Fatal(err)
+		}
+		return &runner{m: m, client: c, offsets: map[string]int64{}}
 	})
 }
 

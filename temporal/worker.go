@@ -26,12 +26,18 @@ func Register(r worker.Registry, m *mastra.Mastra, opts Options) {
 }
 
 // NewWorker returns a worker of taskQueue (DefaultTaskQueue when empty)
-// that runs the agents of m; Run or Start it.
-func NewWorker(c client.Client, taskQueue string, m *mastra.Mastra, opts Options) worker.Worker {
+// that runs the agents of m; Run or Start it. The agents of m launch
+// their runs through c from then on (Client.UseLaunchers), so that a
+// sub-agent's run (agent-<key>) is a workflow of its own, which the
+// parent's call follows, rather than a run inside that call.
+func NewWorker(c client.Client, taskQueue string, m *mastra.Mastra, opts Options) (worker.Worker, error) {
 	if taskQueue == "" {
 		taskQueue = DefaultTaskQueue
 	}
+	if err := NewClient(c, taskQueue, m).UseLaunchers(); err != nil {
+		return nil, err
+	}
 	w := worker.New(c, taskQueue, worker.Options{})
 	Register(w, m, opts)
-	return w
+	return w, nil
 }

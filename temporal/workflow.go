@@ -69,6 +69,9 @@ func runOptions(in RunInput) ([]agent.Option, error) {
 	if in.RequestContext != nil {
 		opts = append(opts, agent.WithRequestContext(tools.NewRequestContext(in.RequestContext)))
 	}
+	if len(in.Context) > 0 {
+		opts = append(opts, agent.WithContextMessages(in.Context...))
+	}
 	if in.Output != nil {
 		so, err := in.Output.StructuredOutput()
 		if err != nil {

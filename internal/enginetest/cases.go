@@ -182,11 +182,12 @@ func modelError(t *testing.T, newRunner func(*testing.T, *mastra.Mastra) Runner)
 	}
 }
 
-// subAgent: agent-<key> runs the sub-agent on the model's prompt; the
-// parent's model sees its answer.
+// subAgent: agent-<key> runs the sub-agent (a registered agent too) on
+// the model's prompt; the parent's model sees its answer.
 func subAgent(t *testing.T, newRunner func(*testing.T, *mastra.Mastra) Runner) {
-	helper, err := agent.New(agent.Config{ID: "helper", Name: "Helper", Instructions: "Greet.", Description: "Greets.",
+	reg := registry(t, agent.Config{ID: "helper", Instructions: "Greet.", Description: "Greets.",
 		Model: mock.NewFunc(func(*model.Request) mock.Step { return mock.Step{Text: "hi from helper"} })})
+	helper, err := reg.GetAgent("helper")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,9 +197,19 @@ func subAgent(t *testing.T, newRunner func(*testing.T, *mastra.Mastra) Runner) {
 		}
 		return "Lost: " + lastToolText(req)
 	})
-	r := newRunner(t, registry(t, agent.Config{ID: "parent", Model: m, Agents: map[string]*agent.Agent{"helper": helper}}))
-	out := run(t, r, "parent", Input{Prompt: "Get a greeting."})
+	parent, err := agent.New(agent.Config{ID: "parent", Name: "parent", Instructions: "Delegate.", Model: m,
+		Storage: helper.Storage(), Agents: map[string]*agent.Agent{"helper": helper}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := reg.AddAgent(parent, "parent"); err != nil {
+		t.Fatal(err)
+	}
+	out := run(t, newRunner(t, reg), "parent", Input{Prompt: "Get a greeting."})
 	wantText(t, out, "Relayed.")
+	if outputs := out.of(stream.TypeToolOutput); len(outputs) == 0 {
+		t.Errorf("the sub-agent's chunks did not stream through as tool-output: %s", types(out))
+	}
 }
 
 // memory: a second run on a thread sees the first.
