@@ -66,8 +66,9 @@ func TestServeOnTemporal(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	workerDone := make(chan error, 1)
+	workerCfg := cfg
 	go func() {
-		workerDone <- serve.RunMode(ctx, cfg, getenv, log, serveApp(&onWorker), cfg.Extensions[0], nil, nil)
+		workerDone <- serve.RunMode(ctx, workerCfg, getenv, log, serveApp(&onWorker), workerCfg.Extensions[0], nil, nil)
 	}()
 	addr := make(chan string, 1)
 	cfg.Ready = func(a string) { addr <- a }

@@ -281,9 +281,9 @@ func structuredOutput(t *testing.T, newRunner func(*testing.T, *mastra.Mastra) R
 // Retries say; the model sees the last attempt.
 func toolRetries(t *testing.T, newRunner func(*testing.T, *mastra.Mastra) Runner) {
 	var c counts
+	var mu sync.Mutex // guards failures, which calls of both tools count down
 	failures := map[string]int{"flaky": 2, "stubborn": 100}
 	failing := func(id string, retries int) *tools.Tool {
-		var mu sync.Mutex
 		return tools.New(tools.Config[numbers, sum]{ID: id, Description: "Fails at first.", Retries: retries,
 			Execute: func(ctx tools.Context, in numbers) (sum, error) {
 				c.add(id)
