@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"go.temporal.io/sdk/worker"
-	"go.temporal.io/server/common/dynamicconfig"
 
 	"github.com/gomastra/mastra"
 	"github.com/gomastra/mastra/agent"
@@ -64,16 +63,14 @@ func BenchmarkStep(b *testing.B) {
 		}
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*benchSteps), "ns/step")
 	})
-	for _, eager := range []bool{false, true} {
-		b.Run(fmt.Sprintf("engine=temporal/eager=%v", eager), func(b *testing.B) {
-			c := benchEnv(b, 1, dynamicconfig.EnableActivityEagerExecution.Key().String(), eager)
-			ctx := context.Background()
-			for b.Loop() {
-				benchRun(b, ctx, c)
-			}
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*benchSteps), "ns/step")
-		})
-	}
+	b.Run("engine=temporal", func(b *testing.B) {
+		c := benchEnv(b, 1)
+		ctx := context.Background()
+		for b.Loop() {
+			benchRun(b, ctx, c)
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*benchSteps), "ns/step")
+	})
 }
 
 // BenchmarkRunsPerSecond runs 100 concurrent 5-step runs per op on 1, 2
@@ -96,10 +93,9 @@ func BenchmarkRunsPerSecond(b *testing.B) {
 	}
 }
 
-// benchEnv starts a server (with the dynamic config settings) and
-// workers of the benchmark registry.
-func benchEnv(b *testing.B, workers int, settings ...any) *temporal.Client {
-	ts := newServer(b, settings...)
+// benchEnv starts a server and workers of the benchmark registry.
+func benchEnv(b *testing.B, workers int) *temporal.Client {
+	ts := newServer(b)
 	reg := benchRegistry(b)
 	for range workers {
 		w := ts.NewWorkerWithOptions("bench", func(r worker.Registry) { temporal.Register(r, reg, temporal.Options{}) }, worker.Options{})

@@ -22,16 +22,12 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// newServer starts an in-process Temporal server for t, on 127.0.0.1;
-// settings are dynamic config keys and values set besides the test's.
-func newServer(t testing.TB, settings ...any) *temporaltest.TestServer {
+// newServer starts an in-process Temporal server for t, on 127.0.0.1.
+func newServer(t testing.TB) *temporaltest.TestServer {
 	tt, _ := t.(*testing.T)
 	dc := dynamicconfig.StaticClient{
 		dynamicconfig.EnableServerVersionCheck.Key():                []dynamicconfig.ConstrainedValue{{Value: false}},
 		dynamicconfig.ForceSearchAttributesCacheRefreshOnRead.Key(): []dynamicconfig.ConstrainedValue{{Value: true}},
-	}
-	for i := 0; i+1 < len(settings); i += 2 {
-		dc[dynamicconfig.MakeKey(settings[i].(string))] = []dynamicconfig.ConstrainedValue{{Value: settings[i+1]}}
 	}
 	ts := temporaltest.NewServer(temporaltest.WithT(tt),
 		temporaltest.WithBaseServerOptions(servertemporal.WithDynamicConfigClient(dc)))
