@@ -21,7 +21,7 @@ func (r *run) backgroundEligible(name string, t *tools.Tool) bool {
 
 // backgroundCall decides how call i of tool t runs, before it would run
 // inline, when the agent has a background-task manager (without one the
-// call is left as it is). It answers the call itself (answered true) when its
+// call is left as it is; on a ReplayingEngine it runs inline). It answers the call itself (answered true) when its
 // "_background" argument is one the model must fix (a tool that is not
 // eligible, a malformed value) or when the call runs as a background
 // task; otherwise it returns the call with "_background" removed from
@@ -30,6 +30,12 @@ func (r *run) backgroundEligible(name string, t *tools.Tool) bool {
 func (r *run) backgroundCall(i int, c callState, t *tools.Tool, rs *resumeInput, w chanWriter) (callState, callOutcome, bool) {
 	if r.agent.background.get() == nil {
 		return c, callOutcome{}, false // no background tasks: arguments as they are
+	}
+	if _, replaying := r.engine.(ReplayingEngine); replaying {
+		// A replayed loop cannot hand work to the manager's goroutines:
+		// the call runs inline.
+		c.Args, _ = splitBackground(c.Args)
+		return c, callOutcome{}, false
 	}
 	rest, value := splitBackground(c.Args)
 	eligible := r.backgroundEligible(c.Name, t)
