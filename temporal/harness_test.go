@@ -25,12 +25,7 @@ func TestMain(m *testing.M) {
 // newServer starts an in-process Temporal server for t, on 127.0.0.1.
 func newServer(t testing.TB) *temporaltest.TestServer {
 	tt, _ := t.(*testing.T)
-	dc := dynamicconfig.StaticClient{
-		dynamicconfig.EnableServerVersionCheck.Key():                []dynamicconfig.ConstrainedValue{{Value: false}},
-		dynamicconfig.ForceSearchAttributesCacheRefreshOnRead.Key(): []dynamicconfig.ConstrainedValue{{Value: true}},
-	}
-	ts := temporaltest.NewServer(temporaltest.WithT(tt),
-		temporaltest.WithBaseServerOptions(servertemporal.WithDynamicConfigClient(dc)))
+	ts := temporaltest.NewServer(temporaltest.WithT(tt), temporaltest.WithBaseServerOptions(exampleServerOptions()...))
 	if tt == nil {
 		t.Cleanup(ts.Stop)
 	}
@@ -45,4 +40,14 @@ func newStore(t testing.TB) *sqlite.Store {
 	}
 	t.Cleanup(func() { s.Close() })
 	return s
+}
+
+// exampleServerOptions are the options of a test server that stays on
+// this machine: no version check (it would call out).
+func exampleServerOptions() []servertemporal.ServerOption {
+	dc := dynamicconfig.StaticClient{
+		dynamicconfig.EnableServerVersionCheck.Key():                []dynamicconfig.ConstrainedValue{{Value: false}},
+		dynamicconfig.ForceSearchAttributesCacheRefreshOnRead.Key(): []dynamicconfig.ConstrainedValue{{Value: true}},
+	}
+	return []servertemporal.ServerOption{servertemporal.WithDynamicConfigClient(dc)}
 }
