@@ -52,6 +52,9 @@ func (a *Agent) abortThread(ctx context.Context, t ThreadAbort) (bool, error) {
 		act.cancel(ErrRunAborted)
 		return true, nil
 	}
+	if l := a.launcher.get(); l != nil {
+		return a.abortLaunchedThread(ctx, l, t)
+	}
 	if !a.log.shared() {
 		return false, nil
 	}

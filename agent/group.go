@@ -34,8 +34,11 @@ type Group interface {
 //   - publishes each event of its log at its place in the log, so that a
 //     replay appends none twice: the agent needs Config.Storage, whose
 //     run event log readers in any process follow (Observe);
-//   - is aborted by the engine (which calls AbortRun in the process
-//     that runs the driver), not by watching the store for requests.
+//   - is aborted by the engine only (Aborts), from the driver's own
+//     execution: neither AbortRun nor AbortThread of the process that
+//     runs it reaches it directly, nor does a request in the store;
+//   - streams a call that waits for a person before the engine waits
+//     for the answer (Await), and goes on in the same stream.
 type ReplayingEngine interface {
 	Engine
 	// NewGroup returns a group whose functions run at most limit at a
@@ -46,6 +49,10 @@ type ReplayingEngine interface {
 	// then (the driver reads storage through it: memory a replay must
 	// see as the run first saw it).
 	Record(ctx context.Context, read func(context.Context) ([]byte, error)) ([]byte, error)
+	// Aborts hands the engine, as the run starts, the function that
+	// aborts it; the engine calls it from the driver's execution when an
+	// abort arrives.
+	Aborts(abort func())
 }
 
 // recorded returns what read returns, recorded by the run's engine when

@@ -177,6 +177,9 @@ func (a *Agent) launch(ctx context.Context, l Launcher, input any, opts []Option
 		if err == nil {
 			err = l.Launch(ctx, req)
 		}
+		if err == nil {
+			err = a.recordLaunchedRun(ctx, req)
+		}
 		if err != nil {
 			yield(stream.Chunk{}, err)
 			return
@@ -252,6 +255,41 @@ func (a *Agent) lastWaitingCall(ctx context.Context, runID string) (string, erro
 		return "", fmt.Errorf("agent %s: run %s has no call that waits", a.cfg.ID, runID)
 	}
 	return id, nil
+}
+
+// launchedRunState is the thread state type that names the thread's
+// newest launched run of the agent (for AbortThread), with its resource.
+const launchedRunState = "gomastra-launched-run:"
+
+type launchedRun struct {
+	RunID      string `json:"runId"`
+	ResourceID string `json:"resourceId,omitempty"`
+}
+
+// recordLaunchedRun records req's run as its thread's newest launched run.
+func (a *Agent) recordLaunchedRun(ctx context.Context, req LaunchRequest) error {
+	if req.ThreadID == "" || a.cfg.Storage == nil {
+		return nil
+	}
+	raw, _ := json.Marshal(launchedRun{RunID: req.RunID, ResourceID: req.ResourceID})
+	return a.cfg.Storage.SetThreadState(ctx, req.ThreadID, launchedRunState+a.cfg.ID, raw)
+}
+
+// abortLaunchedThread aborts the thread's newest launched run (of exactly
+// its resource, and expected when t names one).
+func (a *Agent) abortLaunchedThread(ctx context.Context, l Launcher, t ThreadAbort) (bool, error) {
+	if a.cfg.Storage == nil {
+		return false, nil
+	}
+	raw, ok, err := a.cfg.Storage.GetThreadState(ctx, t.ThreadID, launchedRunState+a.cfg.ID)
+	if err != nil || !ok {
+		return false, err
+	}
+	var run launchedRun
+	if err := json.Unmarshal(raw, &run); err != nil || run.ResourceID != t.ResourceID || (t.ExpectedRunID != "" && t.ExpectedRunID != run.RunID) {
+		return false, err
+	}
+	return l.Abort(ctx, run.RunID)
 }
 
 // waitForLog waits until the run has logged its first event.

@@ -22,9 +22,14 @@ func (r *run) live(out sink) (sink, func()) {
 	a := r.agent
 	owner := RunOwner{ThreadID: r.opts.threadID, ResourceID: r.opts.resourceID}
 	act := &activeRun{runID: r.opts.runID, owner: owner, cancel: r.cancel}
-	a.active.add(act)
+	re, replaying := r.engine.(ReplayingEngine)
+	if replaying {
+		// Only the engine aborts it, from the driver's own execution.
+		re.Aborts(func() { r.cancel(ErrRunAborted) })
+	} else {
+		a.active.add(act)
+	}
 	stopWatch := func() {}
-	_, replaying := r.engine.(ReplayingEngine)
 	if a.log.shared() && !replaying {
 		var watch context.Context
 		watch, stopWatch = context.WithCancel(context.WithoutCancel(r.ctx))
@@ -51,7 +56,9 @@ func (r *run) live(out sink) (sink, func()) {
 	return publishing, func() {
 		stopWatch()
 		pub.close(r.finalEvent(), r.logWanted())
-		a.active.remove(act)
+		if !replaying {
+			a.active.remove(act)
+		}
 		a.sweepEvents()
 	}
 }

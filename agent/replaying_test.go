@@ -32,6 +32,8 @@ func (e *replayingEngine) Record(ctx context.Context, read func(context.Context)
 	return read(ctx)
 }
 
+func (e *replayingEngine) Aborts(func()) {}
+
 func (e *replayingEngine) Await(_ context.Context, _ string, waiting []WaitingCall) (Answer, bool) {
 	for _, w := range waiting {
 		e.awaited = append(e.awaited, w.ToolCallID)

@@ -39,6 +39,8 @@ type engine struct {
 	ids      int
 	answers  []agent.Answer
 	aborted  bool
+	// abortRun aborts the run (agent.ReplayingEngine.Aborts).
+	abortRun func()
 }
 
 var _ agent.ReplayingEngine = (*engine)(nil)
@@ -213,9 +215,15 @@ func (e *engine) execute(ctx workflow.Context, name string, input, out any) erro
 	return workflow.ExecuteActivity(ctx, name, input).Get(ctx, out)
 }
 
+// Aborts keeps the function that aborts the run.
+func (e *engine) Aborts(abort func()) { e.abortRun = abort }
+
 // abort ends the run's waits and cancels its calls in flight.
 func (e *engine) abort() {
 	e.aborted = true
+	if e.abortRun != nil {
+		e.abortRun()
+	}
 	for _, cancel := range e.inflight {
 		if cancel != nil {
 			cancel()

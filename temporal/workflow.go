@@ -39,7 +39,7 @@ func (w *workflows) agentRun(wctx workflow.Context, in RunInput) (RunResult, err
 		return RunResult{}, temporal.NewNonRetryableApplicationError(err.Error(), errPermanent, nil)
 	}
 	e := newEngine(wctx, in, w.opts)
-	listen(wctx, e, func() { _, _ = a.AbortRun(context.Background(), in.RunID) })
+	listen(wctx, e)
 	out, err := a.Generate(context.Background(), in.Messages, append(opts, agent.WithEngine(e))...)
 	if err != nil {
 		return RunResult{RunID: in.RunID, Error: err.Error()}, nil
@@ -84,11 +84,10 @@ func runOptions(in RunInput) ([]agent.Option, error) {
 
 // listen takes the run's signals until the workflow ends: answers queue
 // for the engine's Await; an abort, or the workflow's cancellation,
-// aborts the run (abortRun) and its calls in flight.
-func listen(wctx workflow.Context, e *engine, abortRun func()) {
+// aborts the run and its calls in flight.
+func listen(wctx workflow.Context, e *engine) {
 	abort := func() {
 		if !e.aborted {
-			abortRun()
 			e.abort()
 		}
 	}
