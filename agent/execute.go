@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"context"
 	"encoding/json"
 	"strings"
 
@@ -27,8 +28,11 @@ func (r *run) execute(i int, c callState, rs *resumeInput, gated bool, w chanWri
 	if c.Args != nil && rs == nil && t.HasInputAvailable() {
 		var input any
 		_ = json.Unmarshal(c.Args, &input)
-		safeCallback(r.agent.cfg.Logger, "onInputAvailable", func() {
-			t.InputAvailable(r.ctx, tools.InputAvailableEvent[any]{Input: input, ToolCallID: c.ID, Messages: r.report.seen})
+		r.once(func() error {
+			safeCallback(r.agent.cfg.Logger, "onInputAvailable", func() {
+				t.InputAvailable(r.ctx, tools.InputAvailableEvent[any]{Input: input, ToolCallID: c.ID, Messages: r.report.seen})
+			})
+			return nil
 		})
 	}
 	if t.IsClientTool() {
@@ -69,8 +73,11 @@ func (r *run) runTool(i int, c, orig callState, t *tools.Tool, rs *resumeInput, 
 	}
 	hc := r.hookCall(c)
 	if before := r.opts.hooks.BeforeToolCall; before != nil {
-		var skip *Skip
-		if err := callHook("beforeToolCall", func() (err error) { skip, err = before(r.ctx, hc); return err }); err != nil {
+		skip, err := recorded(r, r.ctx, func(ctx context.Context) (skip *Skip, err error) {
+			err = callHook("beforeToolCall", func() (err error) { skip, err = before(ctx, hc); return err })
+			return skip, err
+		})
+		if err != nil {
 			return r.errorOutcome(i, c, "Error", err.Error())
 		}
 		if skip != nil {
@@ -91,7 +98,10 @@ func (r *run) runTool(i int, c, orig callState, t *tools.Tool, rs *resumeInput, 
 		output = res.Output
 	}
 	if after := r.opts.hooks.AfterToolCall; after != nil {
-		if herr := callHook("afterToolCall", func() error { return after(r.ctx, hc, output, err) }); herr != nil && err == nil {
+		herr := r.once(func() error {
+			return callHook("afterToolCall", func() error { return after(r.ctx, hc, output, err) })
+		})
+		if herr != nil && err == nil {
 			err = herr
 		}
 	}
@@ -102,10 +112,21 @@ func (r *run) runTool(i int, c, orig callState, t *tools.Tool, rs *resumeInput, 
 	if err != nil {
 		return r.errorOutcome(i, c, "Error", err.Error())
 	}
-	mo, merr := t.ModelOutput(r.ctx, c.Name, res.Output, inv)
-	safeCallback(r.agent.cfg.Logger, "onOutput", func() {
-		t.Output(r.ctx, tools.OutputEvent{Output: res.Output, ToolName: c.Name, ToolCallID: c.ID})
-	})
+	var mo *model.ToolResultOutput
+	var merr error
+	if t.HasToModelOutput() {
+		mo, merr = recorded(r, r.ctx, func(ctx context.Context) (*model.ToolResultOutput, error) {
+			return t.ModelOutput(ctx, c.Name, res.Output, inv)
+		})
+	}
+	if t.HasOutput() {
+		r.once(func() error {
+			safeCallback(r.agent.cfg.Logger, "onOutput", func() {
+				t.Output(r.ctx, tools.OutputEvent{Output: res.Output, ToolName: c.Name, ToolCallID: c.ID})
+			})
+			return nil
+		})
+	}
 	if merr != nil {
 		mo = nil
 	}

@@ -55,6 +55,14 @@ type ReplayingEngine interface {
 	Aborts(abort func())
 }
 
+// once runs fn, a callback of the loop (a hook, a tool's lifecycle
+// callback), through the run's engine: one that replays records its
+// outcome, so that a replay does not run it again.
+func (r *run) once(fn func() error) error {
+	_, err := recorded(r, r.ctx, func(context.Context) (struct{}, error) { return struct{}{}, fn() })
+	return err
+}
+
 // recorded returns what read returns, recorded by the run's engine when
 // it replays.
 func recorded[T any](r *run, ctx context.Context, read func(context.Context) (T, error)) (T, error) {

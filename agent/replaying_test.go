@@ -2,13 +2,16 @@ package agent
 
 import (
 	"context"
+	"encoding/json"
 	"log/slog"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/gomastra/mastra/bgtasks"
+	"github.com/gomastra/mastra/model"
 	"github.com/gomastra/mastra/model/mock"
 	"github.com/gomastra/mastra/storage"
 	"github.com/gomastra/mastra/stream"
@@ -16,12 +19,16 @@ import (
 )
 
 // replayingEngine is a ReplayingEngine in this process: goroutine
-// groups, reads run directly, and Await answers from answers (false when
-// it has none for the waiting calls).
+// groups, Await answers from answers (false when it has none for the
+// waiting calls), and Record keeps what it recorded, to give it back, in
+// order, instead of running again, once replay is set.
 type replayingEngine struct {
 	LocalEngine
 	answers map[string]Answer
 	awaited []string // the waiting calls' ids, in the order asked
+	records [][]byte
+	replay  bool
+	next    int
 }
 
 func (e *replayingEngine) NewGroup(ctx context.Context, limit int) Group {
@@ -29,7 +36,15 @@ func (e *replayingEngine) NewGroup(ctx context.Context, limit int) Group {
 }
 
 func (e *replayingEngine) Record(ctx context.Context, read func(context.Context) ([]byte, error)) ([]byte, error) {
-	return read(ctx)
+	if e.replay {
+		e.next++
+		return e.records[e.next-1], nil
+	}
+	v, err := read(ctx)
+	if err == nil {
+		e.records = append(e.records, v)
+	}
+	return v, err
 }
 
 func (e *replayingEngine) Aborts(func()) {}
@@ -156,4 +171,58 @@ func TestReplayingEngineNeedsASharedLog(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "needs Config.Storage or Config.Events") {
 		t.Fatalf("err = %v", err)
 	}
+}
+
+// A replay does not run the loop's callbacks again (hooks, a tool's
+// lifecycle callbacks and ToModelOutput): their outcomes are recorded,
+// so they need not decide the same way twice.
+func TestReplayingEngineRecordsCallbacks(t *testing.T) {
+	calls := map[string]int{}
+	count := func(name string) { calls[name]++ }
+	add := tools.New(tools.Config[struct{ A, B int }, int]{ID: "add", Description: "Adds.",
+		Execute: func(_ tools.Context, in struct{ A, B int }) (int, error) { return in.A + in.B, nil },
+		ToModelOutput: func(_ context.Context, out int) (*model.ToolResultOutput, error) {
+			count("toModelOutput")
+			o := model.TextOutput("sum " + strconv.Itoa(out+calls["toModelOutput"])) // differs each time it runs
+			return &o, nil
+		},
+		OnOutput:         func(context.Context, tools.OutputEvent) { count("onOutput") },
+		OnInputAvailable: func(context.Context, tools.InputAvailableEvent[struct{ A, B int }]) { count("onInputAvailable") },
+	})
+	hooks := Hooks{
+		BeforeToolCall: func(context.Context, HookCall) (*Skip, error) { count("before"); return nil, nil },
+		AfterToolCall:  func(context.Context, HookCall, any, error) error { count("after"); return nil },
+	}
+	script := func() *mock.Model {
+		return mock.New(mock.Step{ToolCalls: []mock.ToolCall{{ID: "c1", Name: "add", Args: `{"A":2,"B":3}`}}}, mock.Step{Text: "Done."})
+	}
+	a, err := New(Config{ID: "adder", Instructions: "Add.", Model: script(), Tools: tools.Set{"add": add}, Hooks: hooks,
+		Storage: memoryStore(t), Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := &replayingEngine{}
+	first := chunksOf(t, a, "Add.", WithEngine(e), WithRunID("r1"))
+	once := maps.Clone(calls)
+	e.replay = true
+	a.cfg.Model = script()
+	second := chunksOf(t, a, "Add.", WithEngine(e), WithRunID("r1"))
+	if !maps.Equal(calls, once) {
+		t.Errorf("callbacks ran %v, then %v on the replay", once, calls)
+	}
+	for _, name := range []string{"toModelOutput", "onOutput", "onInputAvailable", "before", "after"} {
+		if once[name] != 1 {
+			t.Errorf("%s ran %d times, want 1", name, once[name])
+		}
+	}
+	if r1, r2 := resultOf(first), resultOf(second); r1 != r2 {
+		t.Errorf("the model saw %q, then %q on the replay", r1, r2)
+	}
+}
+
+// resultOf is the model output of the run's first tool result.
+func resultOf(chunks []stream.Chunk) string {
+	c, _ := firstOfType(chunks, stream.TypeToolResult)
+	raw, _ := json.Marshal(c.Payload)
+	return string(raw)
 }

@@ -12,9 +12,10 @@
 // resume data) and an abort arrive as signals.
 //
 // Models and tools' Execute functions run in activities, as ordinary Go
-// code. The loop's own callbacks (agent.Config.Hooks, processors, a
-// tool's OnInputAvailable, OnOutput and ToModelOutput, transforms) run
-// in the workflow and run again when it is replayed: they must decide
+// code. The agent's hooks and a tool's OnInputAvailable, OnOutput and
+// ToModelOutput run in the workflow once, their outcomes recorded in its
+// history: a replay does not run them again. Step processors and
+// transforms run again when the workflow is replayed: they must decide
 // the same way from the same input (no clock, no I/O, no randomness).
 //
 // Chunks reach readers through the run's event log in the agent's

@@ -56,6 +56,9 @@ func (t *Tool) InputAvailable(ctx context.Context, e InputAvailableEvent[any]) {
 	}
 }
 
+// HasOutput reports whether the tool has an OnOutput callback.
+func (t *Tool) HasOutput() bool { return t.onOutput != nil }
+
 // Output calls OnOutput, if any.
 func (t *Tool) Output(ctx context.Context, e OutputEvent) {
 	if t.onOutput != nil {

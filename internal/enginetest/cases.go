@@ -3,6 +3,7 @@ package enginetest
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -306,4 +307,50 @@ func toolRetries(t *testing.T, newRunner func(*testing.T, *mastra.Mastra) Runner
 	}
 	c.want(t, "flaky", 3)
 	c.want(t, "stubborn", 2)
+}
+
+// hooksAndModelOutput: the agent's hooks wrap each call (a skip answers
+// in the tool's place), a tool's ToModelOutput shapes what the model
+// sees of what it ran, its OnOutput sees the output; each runs once a
+// call.
+func hooksAndModelOutput(t *testing.T, newRunner func(*testing.T, *mastra.Mastra) Runner) {
+	var c counts
+	add := tools.New(tools.Config[numbers, sum]{ID: "add", Description: "Adds.",
+		Execute: func(ctx tools.Context, in numbers) (sum, error) { c.add("add"); return sum{Sum: in.A + in.B}, nil },
+		ToModelOutput: func(_ context.Context, out sum) (*model.ToolResultOutput, error) {
+			o := model.TextOutput(fmt.Sprintf("the sum is %d", out.Sum))
+			return &o, nil
+		},
+		OnOutput: func(context.Context, tools.OutputEvent) { c.add("onOutput") },
+	})
+	hooks := agent.Hooks{
+		BeforeToolCall: func(_ context.Context, call agent.HookCall) (*agent.Skip, error) {
+			c.add("before")
+			if call.ToolCallID == "h2" {
+				return &agent.Skip{Output: sum{Sum: -1}}, nil
+			}
+			return nil, nil
+		},
+		AfterToolCall: func(context.Context, agent.HookCall, any, error) error { c.add("after"); return nil },
+	}
+	calls := []mock.ToolCall{{ID: "h1", Name: "add", Args: `{"a":2,"b":3}`}, {ID: "h2", Name: "add", Args: `{"a":1,"b":1}`}}
+	m := thenText(calls, func(req *model.Request) string {
+		var seen []string
+		for _, msg := range req.Messages {
+			for _, p := range msg.Content {
+				if p.ToolResult != nil {
+					seen = append(seen, asJSON(p.ToolResult.Output))
+				}
+			}
+		}
+		return strings.Join(seen, " | ")
+	})
+	r := newRunner(t, registry(t, agent.Config{ID: "hooked", Model: m, Tools: tools.Set{"add": add}, Hooks: hooks}))
+	out := run(t, r, "hooked", Input{Prompt: "Add."})
+	// A skipped call's output is the model's as it is.
+	wantText(t, out, `{"type":"text","value":"the sum is 5"} | {"type":"json","value":{"sum":-1}}`)
+	c.want(t, "add", 1)
+	c.want(t, "before", 2)
+	c.want(t, "after", 1)
+	c.want(t, "onOutput", 1)
 }

@@ -68,6 +68,7 @@ var Cases = []Case{
 	{"WorkflowTool", workflowTool},
 	{"StructuredOutput", structuredOutput},
 	{"ToolRetries", toolRetries},
+	{"HooksAndModelOutput", hooksAndModelOutput},
 }
 
 // Run runs every case with the runners newRunner returns.
