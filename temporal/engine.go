@@ -25,7 +25,6 @@ const retryInterval = 200 * time.Millisecond
 // tool calls are activities, groups are coroutines, saves happen only
 // when the workflow is not replaying, ids derive from the run id.
 type engine struct {
-	wctx workflow.Context
 	// cur is the context of the coroutine that runs now. The loop's
 	// calls do not carry it (they take a context.Context), so each
 	// coroutine sets it when it starts and again whenever it wakes from
@@ -46,7 +45,7 @@ type engine struct {
 var _ agent.ReplayingEngine = (*engine)(nil)
 
 func newEngine(wctx workflow.Context, in RunInput, opts Options) *engine {
-	return &engine{wctx: wctx, cur: wctx, in: in, opts: opts}
+	return &engine{cur: wctx, in: in, opts: opts}
 }
 
 // block runs wait, a wait of the running coroutine on its context, and
