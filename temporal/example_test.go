@@ -4,9 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"go.temporal.io/sdk/worker"
-	"go.temporal.io/server/temporaltest"
-
 	"github.com/gomastra/mastra"
 	"github.com/gomastra/mastra/agent"
 	"github.com/gomastra/mastra/model"
@@ -18,12 +15,12 @@ import (
 )
 
 // A worker runs the registry's agents; a client starts a run and reads
-// its chunks from the run's log in the agents' storage. Here the
-// Temporal server is an in-process test server; in production, Dial
-// yours (client.Dial) and run workers on other machines.
+// its chunks from the run's log in the agents' storage. In production
+// the client dials your Temporal (client.Dial) and the workers run on
+// other machines; here both dial the tests' server.
 func ExampleNewClient() {
-	ts := temporaltest.NewServer(temporaltest.WithBaseServerOptions(exampleServerOptions()...))
-	defer ts.Stop()
+	tc := exampleTemporalClient()
+	defer tc.Close()
 	store, _ := sqlite.Open(context.Background(), sqlite.Memory)
 	defer store.Close()
 	greet := tools.New(tools.Config[struct{}, string]{ID: "greet", Description: "Greets.",
@@ -33,9 +30,16 @@ func ExampleNewClient() {
 		Tools: tools.Set{"greet": greet}, Storage: store})
 	app := mastra.New(mastra.Config{Agents: map[string]*agent.Agent{"greeter": greeter}})
 
-	w := ts.NewWorkerWithOptions("example", func(r worker.Registry) { temporal.Register(r, app, temporal.Options{}) }, worker.Options{})
+	w, err := temporal.NewWorker(tc, "example", app, temporal.Options{})
+	if err == nil {
+		err = w.Start()
+	}
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	defer w.Stop()
-	c := temporal.NewClient(ts.GetDefaultClient(), "example", app)
+	c := temporal.NewClient(tc, "example", app)
 	in := temporal.RunInput{AgentKey: "greeter", LaunchRequest: agent.LaunchRequest{Messages: []model.Message{model.UserText("Greet me.")}}}
 	for chunk, err := range c.Stream(context.Background(), in) {
 		if err != nil {

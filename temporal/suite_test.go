@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"go.temporal.io/sdk/worker"
-	"go.temporal.io/server/temporaltest"
 
 	"github.com/gomastra/mastra"
 	"github.com/gomastra/mastra/agent"
@@ -44,8 +43,6 @@ type runner struct {
 	client  *temporal.Client
 	offsets map[string]int64 // next index to read, by run
 }
-
-var _ = temporaltest.NewServer
 
 func (r *runner) Run(ctx context.Context, agentKey string, in enginetest.Input) (enginetest.Outcome, error) {
 	ri := temporal.RunInput{AgentKey: agentKey, LaunchRequest: agent.LaunchRequest{Messages: []model.Message{model.UserText(in.Prompt)},
