@@ -57,7 +57,9 @@ func (r *Run) execute(parent context.Context, yield func(stream.Chunk, error) bo
 	r.emit = func(c stream.Chunk) bool { return yield(c, nil) }
 	r.openLog(parent)
 	r.emitMu.Unlock()
-	r.send(stream.TypeWorkflowStart, stream.FromWorkflow, map[string]any{"workflowId": r.wf.cfg.ID})
+	if r.announces() {
+		r.send(stream.TypeWorkflowStart, stream.FromWorkflow, map[string]any{"workflowId": r.wf.cfg.ID})
+	}
 	// A run with storage is found again even if its first step never
 	// ends (a crash).
 	if err := r.persist(ctx); err != nil {
@@ -72,6 +74,10 @@ func (r *Run) execute(parent context.Context, yield func(stream.Chunk, error) bo
 		r.mu.Unlock()
 		if pos >= len(nodes) {
 			r.finish(ctx, StatusSuccess, prev, nil)
+			return
+		}
+		if r.pausesBefore(nodes[pos]) {
+			r.flushLog()
 			return
 		}
 		out, how, err := r.execNode(ctx, nodes[pos], prev)
@@ -95,6 +101,10 @@ func (r *Run) execute(parent context.Context, yield func(stream.Chunk, error) bo
 		r.mu.Unlock()
 		if err := r.persist(ctx); err != nil {
 			r.finish(ctx, StatusFailed, nil, err)
+			return
+		}
+		if r.isAdvance() && pos+1 < len(nodes) {
+			r.flushLog() // one node per Advance
 			return
 		}
 	}
@@ -190,6 +200,9 @@ func (r *Run) execNode(ctx context.Context, n *node, in json.RawMessage) (json.R
 		r.record(n.id, &StepResult{Status: StatusSuccess, Payload: in, Output: out, StartedAt: nowMillis(), EndedAt: nowMillis()})
 		return out, done, nil
 	case kindSleep:
+		if r.isAdvance() {
+			return in, done, nil // the engine slept (AdvanceOptions.Slept)
+		}
 		t := time.NewTimer(n.sleep)
 		defer t.Stop()
 		select {

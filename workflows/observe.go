@@ -45,6 +45,9 @@ type observer struct {
 	next int64
 	// last is the event before next, once read.
 	last *storage.Event
+	// launched: the run runs elsewhere (followLaunched); only its log
+	// says when to stop.
+	launched bool
 }
 
 // follow yields the run's chunks from o.next until the observation ends
@@ -90,6 +93,9 @@ func (o *observer) follow(ctx context.Context, yield func(stream.Chunk, error) b
 // idle decides, when the log holds nothing from o.next on, whether the
 // observation ends (true) or waits for more.
 func (o *observer) idle(ctx context.Context) (bool, error) {
+	if o.launched {
+		return o.last != nil && suspendedFinish(o.last), nil
+	}
 	if o.last == nil && o.next > 0 {
 		prev, err := o.log.ReadEvents(ctx, o.run.id, o.next-1, 1)
 		if err != nil {

@@ -40,6 +40,10 @@ func (r *Run) Resume(ctx context.Context, opts ResumeOptions) (*Result, error) {
 // ResumeStream is Resume yielding the run's chunks.
 func (r *Run) ResumeStream(ctx context.Context, opts ResumeOptions) iter.Seq2[stream.Chunk, error] {
 	return func(yield func(stream.Chunk, error) bool) {
+		if l := r.launcherOf(); l != nil {
+			r.resumeLaunched(ctx, l, opts, yield)
+			return
+		}
 		if err := r.prepareResume(ctx, opts); err != nil {
 			yield(stream.Chunk{}, err)
 			return

@@ -274,6 +274,8 @@ type Run struct {
 	// have none.
 	log      *runLog
 	unlogged bool
+	// advance is the Advance under way (see Advance), nil otherwise.
+	advance *advanceState
 }
 
 // RunOption configures a run.
@@ -393,6 +395,10 @@ func (r *Run) Stream(ctx context.Context, input, initialState any) iter.Seq2[str
 			yield(stream.Chunk{}, err)
 			return
 		}
+		if l := r.launcherOf(); l != nil {
+			r.launch(ctx, 0, func() error { return l.Launch(ctx, r.id) }, yield)
+			return
+		}
 		r.execute(ctx, yield)
 	}
 }
@@ -408,6 +414,9 @@ func (r *Run) Cancel() { _ = r.CancelContext(context.Background()) }
 // CancelContext is Cancel, returning the error of removing a canceled
 // run's snapshot from storage.
 func (r *Run) CancelContext(ctx context.Context) error {
+	if l := r.launcherOf(); l != nil {
+		return r.cancelLaunched(ctx, l)
+	}
 	r.mu.Lock()
 	if r.executing {
 		cancel := r.cancel

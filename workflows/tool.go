@@ -3,9 +3,11 @@ package workflows
 import (
 	"encoding/json"
 	"fmt"
+	"iter"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/gomastra/mastra/internal/uuid"
 	"github.com/gomastra/mastra/schema"
 	"github.com/gomastra/mastra/stream"
 	"github.com/gomastra/mastra/tools"
@@ -56,12 +58,14 @@ func Tool(key string, w *Workflow) *tools.Tool {
 				}
 				run, chunks = r, r.ResumeStream(ctx, ResumeOptions{Data: data})
 			} else {
-				run = w.CreateRun(WithRequestContext(ctx.RequestContext()))
 				var state any
 				if len(in.InitialState) > 0 && string(in.InitialState) != "null" {
 					state = in.InitialState
 				}
-				chunks = run.Stream(ctx, in.InputData, state)
+				var err error
+				if run, chunks, err = w.toolRun(ctx, key, in.InputData, state); err != nil {
+					return nil, workflowToolError(ctx, err)
+				}
 			}
 			for c, err := range chunks {
 				if err != nil {
@@ -142,3 +146,23 @@ var toolOutputSchema = schema.MustCompile(&jsonschema.Schema{AnyOf: []*jsonschem
 	{Type: "object", Properties: map[string]*jsonschema.Schema{"runId": {Type: "string"}, "result": {}}, Required: []string{"runId"}},
 	{Type: "object", Properties: map[string]*jsonschema.Schema{"runId": {Type: "string"}, "error": {Type: "string"}}, Required: []string{"runId", "error"}},
 }})
+
+// toolRun is the run a call of workflow tool key starts, and its chunks.
+// A launched workflow's run has an id derived from the call's, so that a
+// call made again (on another worker, after the first was lost) finds
+// the run the first started and follows it from the start of its log.
+func (w *Workflow) toolRun(ctx tools.Context, key string, input json.RawMessage, state any) (*Run, iter.Seq2[stream.Chunk, error], error) {
+	if !w.Launched() || ctx.ToolCallID() == "" {
+		run := w.CreateRun(WithRequestContext(ctx.RequestContext()))
+		return run, run.Stream(ctx, input, state), nil
+	}
+	id := uuid.Derived(ctx.RunID(), "workflow-"+key, ctx.ToolCallID())
+	run, err := w.CreateStoredRun(ctx, WithRunID(id), WithRequestContext(ctx.RequestContext()))
+	if err != nil {
+		return nil, nil, err
+	}
+	if run.startable() {
+		return run, run.Stream(ctx, input, state), nil
+	}
+	return run, run.follow(ctx, 0), nil
+}

@@ -25,6 +25,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"github.com/gomastra/mastra/schema"
@@ -91,6 +92,8 @@ type Workflow struct {
 	endedLogs   endedRing          // when localEvents' newest logs ended
 	registry    tools.RegistrySlot // what steps reach as ctx.Mastra()
 	sweep       sweeper
+	// launcher runs the runs elsewhere (UseLauncher), nil: here.
+	launcher atomic.Pointer[Launcher]
 	graphCache
 }
 
