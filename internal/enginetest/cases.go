@@ -13,6 +13,7 @@ import (
 	"github.com/gomastra/mastra/agent"
 	"github.com/gomastra/mastra/model"
 	"github.com/gomastra/mastra/model/mock"
+	"github.com/gomastra/mastra/storage/sqlite"
 	"github.com/gomastra/mastra/stream"
 	"github.com/gomastra/mastra/tools"
 	"github.com/gomastra/mastra/workflows"
@@ -245,7 +246,11 @@ func workflowTool(t *testing.T, newRunner func(*testing.T, *mastra.Mastra) Runne
 		c.add("forecast")
 		return forecast{Forecast: "sunny in " + in.City}, nil
 	}})
-	wf := workflows.New(workflows.Config{ID: "weather", Description: "Forecasts.", InputSchema: workflows.MustSchemaFor[city]()}).Then(step)
+	// The workflow is the registry's too, on the agents' store: an
+	// engine that launches the registry's workflows runs the tool's run
+	// as a launched run of its own.
+	store := wfStore(t).(*sqlite.Store)
+	wf := workflows.New(workflows.Config{ID: "weather", Description: "Forecasts.", InputSchema: workflows.MustSchemaFor[city](), Storage: store}).Then(step)
 	if err := wf.Commit(); err != nil {
 		t.Fatal(err)
 	}
@@ -255,10 +260,14 @@ func workflowTool(t *testing.T, newRunner func(*testing.T, *mastra.Mastra) Runne
 		}
 		return "Lost: " + lastToolText(req)
 	})
-	r := newRunner(t, registry(t, agent.Config{ID: "forecaster", Model: m, Workflows: map[string]*workflows.Workflow{"weather": wf}}))
+	reg := registryOn(t, store, []*workflows.Workflow{wf}, agent.Config{ID: "forecaster", Model: m, Workflows: map[string]*workflows.Workflow{"weather": wf}})
+	r := newRunner(t, reg)
 	out := run(t, r, "forecaster", Input{Prompt: "Weather in Paris?"})
 	wantText(t, out, "Sunny.")
 	c.want(t, "forecast", 1)
+	if runs, err := wf.ListRuns(ctxOf(t), workflows.StatusSuccess); err != nil || len(runs) != 1 {
+		t.Errorf("the workflow's stored runs: %d, %v; want the tool's one", len(runs), err)
+	}
 }
 
 // structuredOutput: the answer's JSON becomes the run's object.

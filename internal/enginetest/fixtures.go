@@ -15,6 +15,7 @@ import (
 	"github.com/gomastra/mastra/model/mock"
 	"github.com/gomastra/mastra/storage/sqlite"
 	"github.com/gomastra/mastra/tools"
+	"github.com/gomastra/mastra/workflows"
 )
 
 // counts counts each tool's executions by tool id.
@@ -51,6 +52,13 @@ func registry(t *testing.T, cfgs ...agent.Config) *mastra.Mastra {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { store.Close() })
+	return registryOn(t, store, nil, cfgs...)
+}
+
+// registryOn returns a registry of the agents and workflows wfs (by id),
+// the agents on store.
+func registryOn(t *testing.T, store *sqlite.Store, wfs []*workflows.Workflow, cfgs ...agent.Config) *mastra.Mastra {
+	t.Helper()
 	agents := map[string]*agent.Agent{}
 	for _, cfg := range cfgs {
 		cfg.Storage = store
@@ -66,7 +74,11 @@ func registry(t *testing.T, cfgs ...agent.Config) *mastra.Mastra {
 		}
 		agents[cfg.ID] = a
 	}
-	return mastra.New(mastra.Config{Agents: agents})
+	byKey := map[string]*workflows.Workflow{}
+	for _, w := range wfs {
+		byKey[w.ID()] = w
+	}
+	return mastra.New(mastra.Config{Agents: agents, Workflows: byKey})
 }
 
 type numbers struct {
