@@ -21,6 +21,9 @@ const (
 	WorkflowAgentRun  = "gomastra.AgentRun"
 	activityCallModel = "gomastra.CallModel"
 	activityCallTool  = "gomastra.CallTool"
+	// WorkflowWorkflowRun runs a gomastra workflow run.
+	WorkflowWorkflowRun     = "gomastra.WorkflowRun"
+	activityAdvanceWorkflow = "gomastra.AdvanceWorkflow"
 )
 
 // Error types of failed activities: errPermanent is never retried (a

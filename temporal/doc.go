@@ -1,5 +1,5 @@
-// Package temporal runs gomastra agent runs on Temporal, the durable
-// execution engine, with its official Go SDK.
+// Package temporal runs gomastra agent runs and workflow runs on
+// Temporal, the durable execution engine, with its official Go SDK.
 //
 // An agent run is a Temporal workflow (AgentRunWorkflow) whose code is
 // the agent's own loop, driven by an agent.ReplayingEngine: each model
@@ -18,6 +18,14 @@
 // transforms run again when the workflow is replayed: they must decide
 // the same way from the same input (no clock, no I/O, no randomness).
 //
+// A gomastra workflow run (package workflows) is a Temporal workflow
+// (WorkflowWorkflowRun) that runs it a node at a time, each node an
+// activity (workflows.Run.Advance) that runs the node and saves the run
+// in the workflow's storage; a sleep node is a Temporal timer, a
+// suspended run waits for the signal that its resume has been saved
+// (SignalContinue). Callers use the workflows API unchanged, through the
+// launchers Client.UseLaunchers gives the registry's workflows.
+//
 // Chunks reach readers through the run's event log in the agent's
 // storage (Config.Storage: SQLite or PostgreSQL shared by the workers
 // and the readers), so agent.Observe, the HTTP API and Mastra's clients
@@ -26,6 +34,7 @@
 // by delta as it is generated.
 //
 // Roles: a worker (NewWorker, or Register on a worker of your own) runs
-// the registry's agents; a Client starts runs and signals them. Both
+// the registry's agents and workflows; a Client starts runs and signals
+// them. Both
 // take the same *mastra.Mastra, built by the app's main.
 package temporal

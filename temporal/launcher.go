@@ -15,11 +15,16 @@ import (
 // running it, such as an API server whose workers run elsewhere.
 func (c *Client) Launcher(agentKey string) agent.Launcher { return launcher{c: c, key: agentKey} }
 
-// UseLaunchers has every agent of the client's registry run its runs
-// through the client.
+// UseLaunchers has every agent and workflow of the client's registry run
+// its runs through the client (workflows.Workflow.UseLauncher).
 func (c *Client) UseLaunchers() error {
 	for key, a := range c.mastra.ListAgents() {
 		if err := a.UseLauncher(c.Launcher(key)); err != nil {
+			return err
+		}
+	}
+	for key, w := range c.mastra.ListWorkflows() {
+		if err := w.UseLauncher(c.WorkflowLauncher(key)); err != nil {
 			return err
 		}
 	}

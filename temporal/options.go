@@ -7,7 +7,8 @@ import "time"
 type Options struct {
 	// ModelCallTimeout bounds one model call (default 10 min).
 	ModelCallTimeout time.Duration
-	// ToolCallTimeout bounds one tool call (default 10 min).
+	// ToolCallTimeout bounds one tool call, and one node of a workflow
+	// run (default 10 min). A node cut short by it ends its run canceled.
 	ToolCallTimeout time.Duration
 	// Heartbeat is how often a running call tells Temporal it is alive;
 	// a call silent for three heartbeats is taken for lost with its
@@ -17,9 +18,9 @@ type Options struct {
 	// 5): a transient failure (model.IsTransient: rate limits, server
 	// errors) or a lost worker is retried, any other failure is not.
 	ModelAttempts int
-	// LostCallAttempts is how often a tool call whose worker was lost is
-	// started in all (default 5). A tool's own error is its result, never
-	// retried here.
+	// LostCallAttempts is how often a tool call, or a workflow run's
+	// node, whose worker was lost is started in all (default 5). A
+	// tool's or a step's own error is its result, never retried here.
 	LostCallAttempts int
 }
 

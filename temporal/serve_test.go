@@ -19,8 +19,10 @@ import (
 	"github.com/gomastra/mastra/model"
 	"github.com/gomastra/mastra/model/mock"
 	"github.com/gomastra/mastra/serve"
+	"github.com/gomastra/mastra/storage"
 	"github.com/gomastra/mastra/temporal"
 	"github.com/gomastra/mastra/tools"
+	"github.com/gomastra/mastra/workflows"
 )
 
 // serveApp is the app of the serve test: "banker", whose transfer tool
@@ -46,8 +48,41 @@ func serveApp(calls *atomic.Int64) serve.Build {
 		if err != nil {
 			return nil, err
 		}
-		return mastra.New(mastra.Config{Agents: map[string]*agent.Agent{"banker": a}}), nil
+		return mastra.New(mastra.Config{Agents: map[string]*agent.Agent{"banker": a},
+			Workflows: map[string]*workflows.Workflow{"signing": signingWorkflow(env.Storage, calls)}}), nil
 	}
+}
+
+type document struct {
+	Title string `json:"title"`
+}
+
+type signature struct {
+	By string `json:"by"`
+}
+
+// signingWorkflow checks a document, then waits for a signature; its
+// steps' runs count in calls.
+func signingWorkflow(store storage.Runs, calls *atomic.Int64) *workflows.Workflow {
+	check := workflows.NewStep(workflows.StepConfig[document, document]{ID: "check", Execute: func(_ workflows.StepContext, d document) (document, error) {
+		calls.Add(1)
+		return d, nil
+	}})
+	sign := workflows.NewStep(workflows.StepConfig[document, signature]{ID: "sign", ResumeSchema: workflows.MustSchemaFor[signature](),
+		Execute: func(ctx workflows.StepContext, d document) (signature, error) {
+			calls.Add(1)
+			var s signature
+			if data := ctx.ResumeData(); data != nil {
+				err := json.Unmarshal(data, &s)
+				return s, err
+			}
+			return s, ctx.Suspend(map[string]string{"sign": d.Title})
+		}})
+	w := workflows.New(workflows.Config{ID: "signing", Storage: store}).Then(check).Then(sign)
+	if err := w.Commit(); err != nil {
+		panic(err)
+	}
+	return w
 }
 
 // TestServeOnTemporal serves an app whose engine is Temporal and runs
@@ -101,6 +136,21 @@ func TestServeOnTemporal(t *testing.T) {
 	if onWorker.Load() != 3 || onServer.Load() != 0 {
 		t.Errorf("calls: %d on the worker (want 3: model, tool, model), %d on the server (want 0)", onWorker.Load(), onServer.Load())
 	}
+
+	// A workflow run over Mastra's workflow routes: started, suspended,
+	// resumed; its steps run on the worker.
+	wfRun := postJSON(t, base+"/api/workflows/signing/create-run", `{}`)["runId"].(string)
+	started := postJSON(t, base+"/api/workflows/signing/start-async?runId="+wfRun, `{"inputData":{"title":"lease"}}`)
+	if started["status"] != "suspended" {
+		t.Fatalf("start-async: %v", started)
+	}
+	done := postJSON(t, base+"/api/workflows/signing/resume-async?runId="+wfRun, `{"step":"sign","resumeData":{"by":"Ada"}}`)
+	if done["status"] != "success" || fmt.Sprint(done["result"]) != "map[by:Ada]" {
+		t.Fatalf("resume-async: %v", done)
+	}
+	if onWorker.Load() != 6 || onServer.Load() != 0 {
+		t.Errorf("calls: %d on the worker (want 6: and check, sign, sign), %d on the server (want 0)", onWorker.Load(), onServer.Load())
+	}
 	cancel()
 	if err := <-serverDone; err != nil {
 		t.Errorf("server: %v", err)
@@ -141,4 +191,23 @@ func sse(t *testing.T, url, body string) []map[string]any {
 		chunks = append(chunks, c)
 	}
 	return chunks
+}
+
+// postJSON posts body to url and decodes the JSON answer.
+func postJSON(t *testing.T, url, body string) map[string]any {
+	t.Helper()
+	res, err := http.Post(url, "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	if res.StatusCode != 200 {
+		t.Fatalf("%s: %s %s", url, res.Status, b)
+	}
+	var v map[string]any
+	if err := json.Unmarshal(b, &v); err != nil {
+		t.Fatalf("%s: %s: %v", url, b, err)
+	}
+	return v
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"go.temporal.io/sdk/worker"
 
@@ -102,4 +103,27 @@ func (r *runner) read(ctx context.Context, agentKey, runID string) (enginetest.O
 		}
 	}
 	return out, nil
+}
+
+// TestWorkflowSuite runs the workflow behaviour suite on Temporal: the
+// suite's workflows are launched through a Client and run, a node per
+// activity, by a worker of their own.
+func TestWorkflowSuite(t *testing.T) {
+	ts := newServer(t)
+	var queues atomic.Int64
+	enginetest.RunWorkflows(t, func(t *testing.T, m *mastra.Mastra) {
+		queue := fmt.Sprintf("workflows-%d", queues.Add(1))
+		w := ts.NewWorkerWithOptions(queue, func(r worker.Registry) {
+			temporal.Register(r, m, temporal.Options{Heartbeat: 100 * time.Millisecond})
+		}, worker.Options{})
+		t.Cleanup(w.Stop)
+		if err := temporal.NewClient(ts.GetDefaultClient(), queue, m).UseLaunchers(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() {
+			for _, wf := range m.ListWorkflows() {
+				_ = wf.UseLauncher(nil)
+			}
+		})
+	})
 }

@@ -12,23 +12,27 @@ import (
 // DefaultTaskQueue is the task queue runs go to when none is named.
 const DefaultTaskQueue = "gomastra"
 
-// Register registers on r the workflow and activities that run the
-// agents of m: any worker of yours can then run gomastra runs. The
-// agents need shared storage (agent.Config.Storage: SQLite or
-// PostgreSQL that the readers of their runs reach too).
+// Register registers on r the workflows and activities that run the
+// agents and workflows of m: any worker of yours can then run gomastra
+// runs. The agents and workflows need shared storage (agent.Config.Storage,
+// workflows.Config.Storage: SQLite or PostgreSQL that the readers of their
+// runs reach too).
 func Register(r worker.Registry, m *mastra.Mastra, opts Options) {
 	opts = opts.withDefaults()
-	w := &workflows{mastra: m, opts: opts}
+	w := &runners{mastra: m, opts: opts}
 	r.RegisterWorkflowWithOptions(w.agentRun, workflow.RegisterOptions{Name: WorkflowAgentRun})
 	a := &activities{mastra: m, opts: opts}
 	r.RegisterActivityWithOptions(a.callModel, activity.RegisterOptions{Name: activityCallModel})
 	r.RegisterActivityWithOptions(a.callTool, activity.RegisterOptions{Name: activityCallTool})
+	r.RegisterWorkflowWithOptions(w.workflowRun, workflow.RegisterOptions{Name: WorkflowWorkflowRun})
+	r.RegisterActivityWithOptions(a.advanceWorkflow, activity.RegisterOptions{Name: activityAdvanceWorkflow})
 }
 
 // NewWorker returns a worker of taskQueue (DefaultTaskQueue when empty)
-// that runs the agents of m; Run or Start it. The agents of m launch
-// their runs through c from then on (Client.UseLaunchers), so that a
-// sub-agent's run (agent-<key>) is a workflow of its own, which the
+// that runs the agents and workflows of m; Run or Start it. The agents
+// and workflows of m launch their runs through c from then on
+// (Client.UseLaunchers), so that a sub-agent's run (agent-<key>), or a
+// workflow tool's (workflow-<key>), is a workflow of its own, which the
 // parent's call follows, rather than a run inside that call.
 func NewWorker(c client.Client, taskQueue string, m *mastra.Mastra, opts Options) (worker.Worker, error) {
 	if taskQueue == "" {

@@ -115,7 +115,7 @@ func lossRegistry(t testing.TB, store *sqlite.Store, env workerEnv) *mastra.Mast
 	return mastra.New(mastra.Config{Agents: map[string]*agent.Agent{
 		"worker":  mk("worker", script(mock.ToolCall{ID: "call-0", Name: "work", Args: `{}`}, mock.ToolCall{ID: "call-1", Name: "work", Args: `{}`})),
 		"guarded": mk("guarded", script(mock.ToolCall{ID: "call-0", Name: "work", Args: `{}`}, mock.ToolCall{ID: "g1", Name: "transfer", Args: `{}`})),
-	}})
+	}, Workflows: lossWorkflows(t, store, stall, env.Log)})
 }
 
 func TestWorkerLoss(t *testing.T) {

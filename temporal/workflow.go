@@ -21,15 +21,16 @@ const (
 	SignalAbort = "gomastra.abort"
 )
 
-// workflows run the registry's agents.
-type workflows struct {
+// runners are the Temporal workflows that run the registry's agents and
+// workflows.
+type runners struct {
 	mastra *mastra.Mastra
 	opts   Options
 }
 
 // agentRun is the workflow of one agent run: the agent's loop on an
 // engine whose effects are this workflow's activities.
-func (w *workflows) agentRun(wctx workflow.Context, in RunInput) (RunResult, error) {
+func (w *runners) agentRun(wctx workflow.Context, in RunInput) (RunResult, error) {
 	a, err := w.mastra.GetAgent(in.AgentKey)
 	if err != nil {
 		return RunResult{}, temporal.NewNonRetryableApplicationError(err.Error(), errPermanent, nil)
