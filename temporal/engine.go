@@ -40,12 +40,16 @@ type engine struct {
 	aborted  bool
 	// abortRun aborts the run (agent.ReplayingEngine.Aborts).
 	abortRun func()
+	// subRuns are the launched runs the calls in flight follow, by call;
+	// endings the abort signals and cancellations sent to them.
+	subRuns map[string]subRun
+	endings []workflow.Future
 }
 
 var _ agent.ReplayingEngine = (*engine)(nil)
 
 func newEngine(wctx workflow.Context, in RunInput, opts Options) *engine {
-	return &engine{cur: wctx, in: in, opts: opts}
+	return &engine{cur: wctx, in: in, opts: opts, subRuns: map[string]subRun{}}
 }
 
 // block runs wait, a wait of the running coroutine on its context, and
@@ -108,6 +112,10 @@ func (e *engine) CallTool(_ context.Context, t *tools.Tool, args json.RawMessage
 	}
 	if len(inv.Messages) > 0 {
 		call.Messages, _ = json.Marshal(inv.Messages)
+	}
+	if sub, ok := e.subRunOf(inv); ok {
+		e.subRuns[inv.ToolCallID] = sub
+		defer delete(e.subRuns, inv.ToolCallID)
 	}
 	var ans toolAnswer
 	if err := e.block(func(workflow.Context) error { return e.execute(ctx, activityCallTool, call, &ans) }); err != nil {
@@ -217,8 +225,9 @@ func (e *engine) execute(ctx workflow.Context, name string, input, out any) erro
 // Aborts keeps the function that aborts the run.
 func (e *engine) Aborts(abort func()) { e.abortRun = abort }
 
-// abort ends the run's waits and cancels its calls in flight.
-func (e *engine) abort() {
+// abort ends the run's waits, cancels its calls in flight and ends the
+// launched runs they follow. ctx is the aborting coroutine's.
+func (e *engine) abort(ctx workflow.Context) {
 	e.aborted = true
 	if e.abortRun != nil {
 		e.abortRun()
@@ -228,6 +237,7 @@ func (e *engine) abort() {
 			cancel()
 		}
 	}
+	e.endSubRuns(ctx)
 }
 
 // callError is the error of a failed activity as the loop reports it:

@@ -11,6 +11,8 @@ import (
 	"github.com/gomastra/mastra/model"
 	"github.com/gomastra/mastra/model/mock"
 	"github.com/gomastra/mastra/temporal"
+	"github.com/gomastra/mastra/tools"
+	"github.com/gomastra/mastra/workflows"
 )
 
 // A sub-agent's run, on a worker whose agents launch their runs
@@ -58,5 +60,119 @@ func TestSubAgentRunIsAWorkflow(t *testing.T) {
 	sub, err := c.Result(ctx, uuid.Derived(runID, "agent-helper", "s1"))
 	if err != nil || sub.Text != "hi from helper" {
 		t.Fatalf("the sub-agent's workflow: %+v, %v", sub, err)
+	}
+}
+
+// Aborting a parent run ends the sub-agent run its call follows: the
+// sub-run's workflow gets the abort, its tool in flight sees its context
+// end, and its workflow ends.
+func TestAbortReachesTheSubAgentRun(t *testing.T) {
+	store := newStore(t)
+	started := make(chan struct{}, 1)
+	wait := tools.New(tools.Config[struct{}, string]{ID: "wait", Description: "Waits.", Execute: func(ctx tools.Context, _ struct{}) (string, error) {
+		started <- struct{}{}
+		<-ctx.Done()
+		return "", ctx.Err()
+	}})
+	helper, err := agent.New(agent.Config{ID: "helper", Name: "Helper", Instructions: "Wait.", Description: "Waits.", Storage: store,
+		Tools: tools.Set{"wait": wait}, Model: mock.New(mock.Step{ToolCalls: []mock.ToolCall{{ID: "w1", Name: "wait", Args: `{}`}}}, mock.Step{Text: "never"})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	parent, err := agent.New(agent.Config{ID: "parent", Name: "Parent", Instructions: "Delegate.", Storage: store,
+		Agents: map[string]*agent.Agent{"helper": helper},
+		Model:  mock.New(mock.Step{ToolCalls: []mock.ToolCall{{ID: "s1", Name: "agent-helper", Args: `{"prompt":"Wait."}`}}}, mock.Step{Text: "never"})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := mastra.New(mastra.Config{Agents: map[string]*agent.Agent{"helper": helper, "parent": parent}})
+	ts := newServer(t)
+	w, err := temporal.NewWorker(ts.GetDefaultClient(), "sub-abort", m, temporal.Options{Heartbeat: 100 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(w.Stop)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	c := temporal.NewClient(ts.GetDefaultClient(), "sub-abort", m)
+	runID, err := c.Start(ctx, temporal.RunInput{AgentKey: "parent", LaunchRequest: agent.LaunchRequest{Messages: []model.Message{model.UserText("Delegate.")}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-started
+	if err := c.Abort(ctx, runID); err != nil {
+		t.Fatal(err)
+	}
+	sub, err := c.Result(ctx, uuid.Derived(runID, "agent-helper", "s1"))
+	if err != nil || sub.Text == "never" {
+		t.Fatalf("the sub-agent's workflow: %+v, %v; want it ended by the abort", sub, err)
+	}
+	if _, err := c.Result(ctx, runID); err != nil {
+		t.Fatalf("parent: %v", err)
+	}
+}
+
+// Aborting a parent run cancels the workflow run its workflow tool call
+// follows (a launched workflow): the run's step sees its context end and
+// the run is stored canceled.
+func TestAbortReachesTheWorkflowToolRun(t *testing.T) {
+	store := newStore(t)
+	started := make(chan struct{}, 1)
+	block := workflows.NewStep(workflows.StepConfig[tally, tally]{ID: "block", Execute: func(ctx workflows.StepContext, in tally) (tally, error) {
+		started <- struct{}{}
+		<-ctx.Done()
+		return tally{}, ctx.Err()
+	}})
+	wf := workflows.New(workflows.Config{ID: "blocking", Storage: store}).Then(block)
+	if err := wf.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	parent, err := agent.New(agent.Config{ID: "parent", Name: "Parent", Instructions: "Run it.", Storage: store,
+		Workflows: map[string]*workflows.Workflow{"blocking": wf},
+		Model:     mock.New(mock.Step{ToolCalls: []mock.ToolCall{{ID: "f1", Name: "workflow-blocking", Args: `{"inputData":{"n":1}}`}}}, mock.Step{Text: "never"})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := mastra.New(mastra.Config{Agents: map[string]*agent.Agent{"parent": parent}, Workflows: map[string]*workflows.Workflow{"blocking": wf}})
+	ts := newServer(t)
+	w, err := temporal.NewWorker(ts.GetDefaultClient(), "wf-abort", m, temporal.Options{Heartbeat: 100 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(w.Stop)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	c := temporal.NewClient(ts.GetDefaultClient(), "wf-abort", m)
+	runID, err := c.Start(ctx, temporal.RunInput{AgentKey: "parent", LaunchRequest: agent.LaunchRequest{Messages: []model.Message{model.UserText("Run it.")}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-started
+	if err := c.Abort(ctx, runID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Result(ctx, runID); err != nil {
+		t.Fatalf("parent: %v", err)
+	}
+	subID := uuid.Derived(runID, "workflow-blocking", "f1")
+	for {
+		run, err := wf.LoadRun(ctx, subID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if run.Status() == workflows.StatusCanceled {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("the workflow tool's run is %s, want canceled", run.Status())
+		case <-time.After(50 * time.Millisecond):
+		}
 	}
 }

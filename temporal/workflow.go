@@ -42,6 +42,7 @@ func (w *runners) agentRun(wctx workflow.Context, in RunInput) (RunResult, error
 	e := newEngine(wctx, in, w.opts)
 	listen(wctx, e)
 	out, err := a.Generate(context.Background(), in.Messages, append(opts, agent.WithEngine(e))...)
+	e.awaitEndings(wctx)
 	if err != nil {
 		return RunResult{RunID: in.RunID, Error: err.Error()}, nil
 	}
@@ -87,9 +88,9 @@ func runOptions(in RunInput) ([]agent.Option, error) {
 // for the engine's Await; an abort, or the workflow's cancellation,
 // aborts the run and its calls in flight.
 func listen(wctx workflow.Context, e *engine) {
-	abort := func() {
+	abort := func(ctx workflow.Context) {
 		if !e.aborted {
-			e.abort()
+			e.abort(ctx)
 		}
 	}
 	workflow.Go(wctx, func(ctx workflow.Context) {
@@ -105,11 +106,11 @@ func listen(wctx workflow.Context, e *engine) {
 			})
 			sel.AddReceive(aborts, func(c workflow.ReceiveChannel, _ bool) {
 				c.Receive(ctx, nil)
-				abort()
+				abort(ctx)
 			})
 			sel.AddReceive(ctx.Done(), func(workflow.ReceiveChannel, bool) {
 				cancelled = true
-				abort()
+				abort(ctx)
 			})
 			sel.Select(ctx)
 		}
