@@ -7,7 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/worker"
+	"go.temporal.io/sdk/workflow"
 
 	"github.com/gomastra/mastra"
 	"github.com/gomastra/mastra/agent"
@@ -116,4 +118,44 @@ func benchRun(b *testing.B, ctx context.Context, c *temporal.Client) {
 	if res, err := c.Result(ctx, runID); err != nil || res.Text != "done" {
 		b.Error(res, err)
 	}
+}
+
+// noopActivity and chainOfActivities are bare Temporal: a workflow that
+// runs n no-op activities one after the other.
+func noopActivity(_ context.Context, i int) (int, error) { return i + 1, nil }
+
+func chainOfActivities(ctx workflow.Context, n int) (int, error) {
+	ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{StartToCloseTimeout: time.Minute})
+	v := 0
+	for range n {
+		if err := workflow.ExecuteActivity(ctx, noopActivity, v).Get(ctx, &v); err != nil {
+			return 0, err
+		}
+	}
+	return v, nil
+}
+
+// BenchmarkBareActivity is the round trip of one no-op activity of a
+// bare Temporal workflow on the same server and worker setup: the floor
+// under the engine's cost per model or tool call (BenchmarkStep makes
+// two per step) and per workflow node.
+func BenchmarkBareActivity(b *testing.B) {
+	ts := newServer(b)
+	ts.NewWorkerWithOptions("bench-bare", func(r worker.Registry) {
+		r.RegisterWorkflow(chainOfActivities)
+		r.RegisterActivity(noopActivity)
+	}, worker.Options{})
+	const n = 10
+	ctx := context.Background()
+	for b.Loop() {
+		run, err := ts.GetDefaultClient().ExecuteWorkflow(ctx, client.StartWorkflowOptions{TaskQueue: "bench-bare"}, chainOfActivities, n)
+		if err != nil {
+			b.Fatal(err)
+		}
+		var v int
+		if err := run.Get(ctx, &v); err != nil || v != n {
+			b.Fatal(v, err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/activity")
 }
