@@ -52,7 +52,7 @@ func (w *runners) workflowRun(wctx workflow.Context, in WorkflowRunInput) (strin
 		case err != nil:
 			return "", err
 		}
-		opts = workflows.AdvanceOptions{}
+		opts = workflows.AdvanceOptions{LogFrom: p.LogNext}
 		switch p.Status {
 		case workflows.StatusRunning:
 			if p.Sleep > 0 {

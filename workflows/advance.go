@@ -2,6 +2,7 @@ package workflows
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/gomastra/mastra/stream"
@@ -16,6 +17,13 @@ type AdvanceOptions struct {
 	// Slept says that the sleep the previous Advance asked for
 	// (Progress.Sleep) is over.
 	Slept bool
+	// LogFrom is the index of this Advance's first chunk in the run's
+	// log: the previous Advance's Progress.LogNext (0 for a run's first).
+	// Chunks are placed at their indexes, and those the log holds
+	// already — written by an earlier try of this Advance whose worker
+	// was lost — are not appended again: a repeated Advance must be given
+	// the same LogFrom.
+	LogFrom int64
 }
 
 // Progress is where an Advance left the run.
@@ -26,6 +34,9 @@ type Progress struct {
 	// Sleep, with status running, is a sleep node's wait: Advance again
 	// with AdvanceOptions.Slept once it is over.
 	Sleep time.Duration
+	// LogNext is the index the run's next chunk will have: the next
+	// Advance's AdvanceOptions.LogFrom.
+	LogNext int64
 }
 
 // Advance runs the next node of a launched run (see Launcher) in this
@@ -43,7 +54,7 @@ type Progress struct {
 // up from its last saved node, and a node that ended is not run again.
 func (r *Run) Advance(ctx context.Context, opts AdvanceOptions) (Progress, error) {
 	if status := r.Status(); status != StatusRunning {
-		return Progress{Status: status}, nil
+		return Progress{Status: status, LogNext: opts.LogFrom}, nil
 	}
 	// Claimed, then saved whole (a new version, which the next Advance
 	// claims): of two Advances of one run at once (a worker taken for
@@ -54,13 +65,21 @@ func (r *Run) Advance(ctx context.Context, opts AdvanceOptions) (Progress, error
 	if err := r.persistClaimed(ctx); err != nil {
 		return Progress{}, err
 	}
+	held, err := r.logEnd(ctx)
+	if err != nil {
+		return Progress{}, fmt.Errorf("workflows: %s: run %s: reading its log: %w", r.wf.cfg.ID, r.id, err)
+	}
 	r.mu.Lock()
-	r.advance = &advanceState{AdvanceOptions: opts}
+	r.advance = &advanceState{AdvanceOptions: opts, held: held}
 	r.mu.Unlock()
 	r.execute(ctx, func(stream.Chunk, error) bool { return true })
+	var next int64
+	if r.log != nil {
+		next = r.log.nextIndex()
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	p := Progress{Status: r.state.Status, Sleep: r.advance.sleep}
+	p := Progress{Status: r.state.Status, Sleep: r.advance.sleep, LogNext: next}
 	r.advance = nil
 	return p, nil
 }
@@ -70,6 +89,8 @@ type advanceState struct {
 	AdvanceOptions
 	// sleep is the wait of the sleep node the Advance stopped before.
 	sleep time.Duration
+	// held is the length of the run's log when the Advance began.
+	held int64
 }
 
 // announces reports whether this execution starts with workflow-start:

@@ -70,7 +70,7 @@ func (d *driver) drive(runID string) {
 			d.sleeps = append(d.sleeps, p.Sleep)
 		}
 		d.mu.Unlock()
-		opts = workflows.AdvanceOptions{}
+		opts = workflows.AdvanceOptions{LogFrom: p.LogNext}
 		switch p.Status {
 		case workflows.StatusRunning:
 			if p.Sleep > 0 {

@@ -44,6 +44,9 @@ func (r *Run) openLog(ctx context.Context) {
 		local = r.wf.localEvents
 	}
 	r.log = newRunLog(context.WithoutCancel(ctx), ev, r.id, local)
+	if a := r.advance; a != nil {
+		r.log.placeAt(a.LogFrom, a.held)
+	}
 }
 
 // flushLog waits until the execution's chunks are all in the run's log

@@ -12,26 +12,33 @@ import (
 // nodeByNode is a Launcher that runs a launched run to its end or its
 // suspension before it returns, a node per Advance, each time from the
 // run as its storage holds it: the loop an engine's workers run, here in
-// the caller's goroutine.
-type nodeByNode struct{ w *workflows.Workflow }
+// the caller's goroutine. It keeps where each run's log goes on.
+type nodeByNode struct {
+	w       *workflows.Workflow
+	logNext map[string]int64
+}
 
-func (l nodeByNode) Launch(ctx context.Context, runID string) error   { return l.drive(ctx, runID) }
-func (l nodeByNode) Continue(ctx context.Context, runID string) error { return l.drive(ctx, runID) }
-func (l nodeByNode) Cancel(context.Context, string) (bool, error)     { return false, nil }
+func (l *nodeByNode) Launch(ctx context.Context, runID string) error   { return l.drive(ctx, runID) }
+func (l *nodeByNode) Continue(ctx context.Context, runID string) error { return l.drive(ctx, runID) }
+func (l *nodeByNode) Cancel(context.Context, string) (bool, error)     { return false, nil }
 
-func (l nodeByNode) drive(ctx context.Context, runID string) error {
-	opts := workflows.AdvanceOptions{First: true}
+func (l *nodeByNode) drive(ctx context.Context, runID string) error {
+	opts := workflows.AdvanceOptions{First: true, LogFrom: l.logNext[runID]}
 	for {
 		run, err := l.w.LoadRun(ctx, runID)
 		if err != nil {
 			return err
 		}
 		p, err := run.Advance(ctx, opts)
-		if err != nil || p.Status != workflows.StatusRunning {
+		if err != nil {
 			return err
 		}
+		l.logNext[runID] = p.LogNext
+		if p.Status != workflows.StatusRunning {
+			return nil
+		}
 		time.Sleep(p.Sleep) // an engine sleeps durably (a timer)
-		opts = workflows.AdvanceOptions{Slept: p.Sleep > 0}
+		opts = workflows.AdvanceOptions{Slept: p.Sleep > 0, LogFrom: p.LogNext}
 	}
 }
 
@@ -51,7 +58,7 @@ func ExampleWorkflow_UseLauncher() {
 	if err := w.Commit(); err != nil {
 		panic(err)
 	}
-	if err := w.UseLauncher(nodeByNode{w}); err != nil {
+	if err := w.UseLauncher(&nodeByNode{w: w, logNext: map[string]int64{}}); err != nil {
 		panic(err)
 	}
 	run := w.CreateRun()

@@ -32,6 +32,9 @@ type runLog struct {
 	local   *chunkLog
 	checked validRaws // the JSON fields of chunks kept in local
 
+	// at, when set, places each chunk at its index (see placeAt).
+	at *placement
+
 	hurry    chan struct{} // cuts a linger short (flush)
 	mu       sync.Mutex
 	idle     sync.Cond // signalled when the queue empties
@@ -62,9 +65,48 @@ func (l *runLog) publish(c stream.Chunk) {
 	l.append(storage.Event{Type: c.Type, Data: data})
 }
 
+// placement numbers the chunks of an Advance: the n-th chunk it
+// publishes belongs at index next+n of the log, and one the log holds
+// already (held: the log's length when the Advance began) was appended
+// by an earlier try of the same Advance, whose worker was lost.
+type placement struct {
+	next, held int64
+}
+
+// placeAt makes the log append each chunk at once, at its index from
+// from on, leaving out those below held (see placement).
+func (l *runLog) placeAt(from, held int64) { l.at = &placement{next: from, held: held} }
+
+// nextIndex is the index the log's next chunk gets (placeAt), 0 for a
+// log that does not place its chunks.
+func (l *runLog) nextIndex() int64 {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.at == nil {
+		return 0
+	}
+	return l.at.next
+}
+
+// place appends e at its index unless the log holds that one.
+func (l *runLog) place(e storage.Event) {
+	l.mu.Lock()
+	index := l.at.next
+	l.at.next++
+	skip := index < l.at.held
+	l.mu.Unlock()
+	if !skip {
+		_, _ = l.events.AppendEvents(l.ctx, l.runID, e)
+	}
+}
+
 // append queues e (or appends it, see runLog). A failed append leaves
 // its events out of the log.
 func (l *runLog) append(e storage.Event) {
+	if l.at != nil {
+		l.place(e)
+		return
+	}
 	l.mu.Lock()
 	if !l.started {
 		l.started = true
@@ -121,6 +163,10 @@ func (l *runLog) flush() {
 // appended.
 func (l *runLog) end() bool {
 	l.flush()
+	if l.at != nil {
+		l.place(storage.Event{Type: storage.EventEnd})
+		return true
+	}
 	_, err := l.events.AppendEvents(l.ctx, l.runID, storage.Event{Type: storage.EventEnd})
 	return err == nil
 }
