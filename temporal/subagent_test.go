@@ -37,18 +37,9 @@ func TestSubAgentRunIsAWorkflow(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := mastra.New(mastra.Config{Agents: map[string]*agent.Agent{"helper": helper, "parent": parent}})
-	ts := newServer(t)
-	w, err := temporal.NewWorker(ts.GetDefaultClient(), "sub", m, temporal.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(w.Stop)
+	c := startNewWorker(t, m, "sub", temporal.Options{})
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	c := temporal.NewClient(ts.GetDefaultClient(), "sub", m)
 	runID, err := c.Start(ctx, temporal.RunInput{AgentKey: "parent", LaunchRequest: agent.LaunchRequest{Messages: []model.Message{model.UserText("Greet.")}}})
 	if err != nil {
 		t.Fatal(err)
@@ -86,26 +77,7 @@ func TestAbortReachesTheSubAgentRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := mastra.New(mastra.Config{Agents: map[string]*agent.Agent{"helper": helper, "parent": parent}})
-	ts := newServer(t)
-	w, err := temporal.NewWorker(ts.GetDefaultClient(), "sub-abort", m, temporal.Options{Heartbeat: 100 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(w.Stop)
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	c := temporal.NewClient(ts.GetDefaultClient(), "sub-abort", m)
-	runID, err := c.Start(ctx, temporal.RunInput{AgentKey: "parent", LaunchRequest: agent.LaunchRequest{Messages: []model.Message{model.UserText("Delegate.")}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	<-started
-	if err := c.Abort(ctx, runID); err != nil {
-		t.Fatal(err)
-	}
+	ctx, c, runID := abortParent(t, m, "sub-abort", started)
 	sub, err := c.Result(ctx, uuid.Derived(runID, "agent-helper", "s1"))
 	if err != nil || sub.Text == "never" {
 		t.Fatalf("the sub-agent's workflow: %+v, %v; want it ended by the abort", sub, err)
@@ -137,26 +109,7 @@ func TestAbortReachesTheWorkflowToolRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := mastra.New(mastra.Config{Agents: map[string]*agent.Agent{"parent": parent}, Workflows: map[string]*workflows.Workflow{"blocking": wf}})
-	ts := newServer(t)
-	w, err := temporal.NewWorker(ts.GetDefaultClient(), "wf-abort", m, temporal.Options{Heartbeat: 100 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(w.Stop)
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	c := temporal.NewClient(ts.GetDefaultClient(), "wf-abort", m)
-	runID, err := c.Start(ctx, temporal.RunInput{AgentKey: "parent", LaunchRequest: agent.LaunchRequest{Messages: []model.Message{model.UserText("Run it.")}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	<-started
-	if err := c.Abort(ctx, runID); err != nil {
-		t.Fatal(err)
-	}
+	ctx, c, runID := abortParent(t, m, "wf-abort", started)
 	if _, err := c.Result(ctx, runID); err != nil {
 		t.Fatalf("parent: %v", err)
 	}
@@ -175,4 +128,40 @@ func TestAbortReachesTheWorkflowToolRun(t *testing.T) {
 		case <-time.After(50 * time.Millisecond):
 		}
 	}
+}
+
+// abortParent runs m's agent "parent" on a worker of queue made by
+// NewWorker (heartbeats every 100 ms), waits until started says the
+// call it follows runs, and aborts it. It returns a context for the
+// rest of the test, the client and the parent's run id.
+func abortParent(t *testing.T, m *mastra.Mastra, queue string, started <-chan struct{}) (context.Context, *temporal.Client, string) {
+	t.Helper()
+	c := startNewWorker(t, m, queue, temporal.Options{Heartbeat: 100 * time.Millisecond})
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	t.Cleanup(cancel)
+	runID, err := c.Start(ctx, temporal.RunInput{AgentKey: "parent", LaunchRequest: agent.LaunchRequest{Messages: []model.Message{model.UserText("Go.")}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-started
+	if err := c.Abort(ctx, runID); err != nil {
+		t.Fatal(err)
+	}
+	return ctx, c, runID
+}
+
+// startNewWorker starts a worker of queue made by NewWorker for m, stopped
+// with t, and returns a client of queue.
+func startNewWorker(t *testing.T, m *mastra.Mastra, queue string, opts temporal.Options) *temporal.Client {
+	t.Helper()
+	ts := newServer(t)
+	w, err := temporal.NewWorker(ts.GetDefaultClient(), queue, m, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(w.Stop)
+	return temporal.NewClient(ts.GetDefaultClient(), queue, m)
 }
