@@ -54,7 +54,7 @@ func (s *sharedServer) launch() error {
 		return err
 	}
 	bin := filepath.Join(dir, "devserver")
-	build := exec.Command("go", "build", "-o", bin, "github.com/gomastra/mastra/temporal/internal/devserver")
+	build := exec.Command("go", "build", "-tags", "devserver", "-o", bin, "github.com/gomastra/mastra/temporal/internal/devserver")
 	build.Env = append(os.Environ(), "GOFLAGS=-buildvcs=false")
 	if out, err := build.CombinedOutput(); err != nil {
 		return fmt.Errorf("building the test server: %v\n%s", err, out)
