@@ -54,7 +54,12 @@ type Progress struct {
 // up from its last saved node, and a node that ended is not run again.
 func (r *Run) Advance(ctx context.Context, opts AdvanceOptions) (Progress, error) {
 	if status := r.Status(); status != StatusRunning {
-		return Progress{Status: status, LogNext: opts.LogFrom}, nil
+		// Nothing else writes its log now: it goes on at its end.
+		end, err := r.logEnd(ctx)
+		if err != nil {
+			return Progress{}, fmt.Errorf("workflows: %s: run %s: reading its log: %w", r.wf.cfg.ID, r.id, err)
+		}
+		return Progress{Status: status, LogNext: end}, nil
 	}
 	// Claimed, then saved whole (a new version, which the next Advance
 	// claims): of two Advances of one run at once (a worker taken for
@@ -70,13 +75,16 @@ func (r *Run) Advance(ctx context.Context, opts AdvanceOptions) (Progress, error
 		return Progress{}, fmt.Errorf("workflows: %s: run %s: reading its log: %w", r.wf.cfg.ID, r.id, err)
 	}
 	r.mu.Lock()
+	// A try whose worker was lost after it saved its node went on
+	// further than the engine knows: its chunks, the execution's start
+	// among them, are in the log up to the saved LogNext.
+	if r.state.LogNext > opts.LogFrom {
+		opts.LogFrom, opts.First = r.state.LogNext, false
+	}
 	r.advance = &advanceState{AdvanceOptions: opts, held: held}
 	r.mu.Unlock()
 	r.execute(ctx, func(stream.Chunk, error) bool { return true })
-	var next int64
-	if r.log != nil {
-		next = r.log.nextIndex()
-	}
+	next := r.placedNext()
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	p := Progress{Status: r.state.Status, Sleep: r.advance.sleep, LogNext: next}
@@ -119,4 +127,15 @@ func (r *Run) isAdvance() bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.advance != nil
+}
+
+// placedNext is the index the next chunk of an Advance goes at (0 when
+// the execution does not place its chunks).
+func (r *Run) placedNext() int64 {
+	r.emitMu.Lock()
+	defer r.emitMu.Unlock()
+	if r.log == nil {
+		return 0
+	}
+	return r.log.nextIndex()
 }

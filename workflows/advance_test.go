@@ -223,3 +223,62 @@ func TestAdvanceLeavesASuspendedRun(t *testing.T) {
 		t.Errorf("Advance of a suspended run: %+v, %v, the step ran %d times; want suspended, once", p, err, runs)
 	}
 }
+
+// forgetful is a driver that loses the outcome of a run's first Advance,
+// as an engine does whose worker died after the node was saved but
+// before the engine heard of it: it makes that Advance again, with the
+// same options, and goes on from there.
+type forgetful struct{ *driver }
+
+func (f forgetful) Launch(ctx context.Context, runID string) error {
+	go func() {
+		run, err := f.w.LoadRun(ctx, runID)
+		if err != nil {
+			panic(err)
+		}
+		if _, err := run.Advance(ctx, workflows.AdvanceOptions{First: true}); err != nil {
+			panic(err)
+		}
+		f.drive(runID) // the same first Advance again, then on
+	}()
+	return nil
+}
+
+// An Advance made again after the node it ran was saved runs the next
+// node; its chunks, and the first try's, are each in the log once.
+func TestAdvanceRepeatedAfterItsNodeWasSaved(t *testing.T) {
+	ctx := context.Background()
+	var adds int
+	build := func(store storage.Runs, events storage.RunEvents, id string) *workflows.Workflow {
+		w := workflows.New(workflows.Config{ID: id, Storage: store, Events: events}).
+			Then(addOne(&adds)).Then(workflows.NewStep(workflows.StepConfig[count, count]{ID: "double",
+			Execute: func(_ workflows.StepContext, in count) (count, error) { return count{N: 2 * in.N}, nil }}))
+		if err := w.Commit(); err != nil {
+			t.Fatal(err)
+		}
+		return w
+	}
+	types := func(w *workflows.Workflow) ([]string, *workflows.Result) {
+		run := w.CreateRun()
+		var got []string
+		for c, err := range run.Stream(ctx, count{N: 1}, nil) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, c.Type)
+		}
+		return got, run.Result()
+	}
+	want, _ := types(build(storage.NewMemoryRuns(), nil, "here"))
+	launched := build(storage.NewMemoryRuns(), storage.NewMemoryEvents(), "there")
+	if err := launched.UseLauncher(forgetful{newDriver(launched)}); err != nil {
+		t.Fatal(err)
+	}
+	got, res := types(launched)
+	if res.Status != workflows.StatusSuccess || string(res.Result) != `{"n":4}` || adds != 2 {
+		t.Fatalf("%s %s, add ran %d times (want success {\"n\":4}, once per run)", res.Status, res.Result, adds)
+	}
+	if !equal(got, want) {
+		t.Errorf("chunks %v, want %v", got, want)
+	}
+}

@@ -57,6 +57,7 @@ type position struct {
 	Prev      json.RawMessage `json:"prev"`
 	Iteration int             `json:"iteration,omitempty"`
 	LoopInput json.RawMessage `json:"loopInput,omitempty"`
+	LogNext   int64           `json:"logNext,omitempty"`
 }
 
 // stateValue is the workflow state (runState.State).
@@ -97,7 +98,7 @@ func (s *runState) apply(c runChange) {
 	case c.Path != nil:
 		s.Path = append(s.Path, c.Path...)
 	case c.At != nil:
-		s.Position, s.Prev, s.Iteration, s.LoopInput = c.At.Position, c.At.Prev, c.At.Iteration, c.At.LoopInput
+		s.Position, s.Prev, s.Iteration, s.LoopInput, s.LogNext = c.At.Position, c.At.Prev, c.At.Iteration, c.At.LoopInput, c.At.LogNext
 	case c.State != nil:
 		s.State = c.State.Value
 	case c.Resume != nil:
@@ -167,6 +168,7 @@ type savedFields struct {
 	suspended         [][]string
 	resume            *resumeTarget
 	position, iter    int
+	logNext           int64
 	prev, loop, state json.RawMessage
 	order, path       int
 	result            json.RawMessage
@@ -201,7 +203,7 @@ func (cs *changeSet) mark(key string, whole bool, item int) {
 func (cs *changeSet) reset(s *runState) {
 	cs.keys, cs.steps = cs.keys[:0], nil
 	cs.saved = savedFields{status: s.Status, suspended: s.Suspended, resume: s.Resume, position: s.Position,
-		iter: s.Iteration, prev: s.Prev, loop: s.LoopInput, state: s.State, order: len(s.Order), path: len(s.Path),
+		iter: s.Iteration, logNext: s.LogNext, prev: s.Prev, loop: s.LoopInput, state: s.State, order: len(s.Order), path: len(s.Path),
 		result: s.Result, err: s.Error}
 }
 
@@ -219,8 +221,8 @@ func (cs *changeSet) changes(s *runState) []runChange {
 	if len(s.Path) > sv.path {
 		out = append(out, runChange{Path: slices.Clone(s.Path[sv.path:])})
 	}
-	if s.Position != sv.position || s.Iteration != sv.iter || !sameJSON(s.Prev, sv.prev) || !sameJSON(s.LoopInput, sv.loop) {
-		out = append(out, runChange{At: &position{Position: s.Position, Prev: s.Prev, Iteration: s.Iteration, LoopInput: s.LoopInput}})
+	if s.Position != sv.position || s.Iteration != sv.iter || s.LogNext != sv.logNext || !sameJSON(s.Prev, sv.prev) || !sameJSON(s.LoopInput, sv.loop) {
+		out = append(out, runChange{At: &position{Position: s.Position, Prev: s.Prev, Iteration: s.Iteration, LoopInput: s.LoopInput, LogNext: s.LogNext}})
 	}
 	if !sameJSON(s.State, sv.state) {
 		out = append(out, runChange{State: &stateValue{Value: s.State}})

@@ -96,8 +96,12 @@ func (r *Run) execute(parent context.Context, yield func(stream.Chunk, error) bo
 			r.finish(ctx, StatusSuccess, out, nil)
 			return
 		}
+		logNext := r.placedNext()
 		r.mu.Lock()
 		r.state.Position, r.state.Prev, r.state.Iteration, r.state.LoopInput = pos+1, out, 0, nil
+		if r.advance != nil {
+			r.state.LogNext = logNext
+		}
 		r.mu.Unlock()
 		if err := r.persist(ctx); err != nil {
 			r.finish(ctx, StatusFailed, nil, err)

@@ -224,20 +224,23 @@ func orEmpty(s []string) []string {
 // whole as of the run's first save (or a resume's compaction), then the
 // changes made since (runChange, see journal); decodeRun folds them back.
 type runState struct {
-	WorkflowID     string                 `json:"workflowId"`
-	RunID          string                 `json:"runId"`
-	Status         string                 `json:"status"`
-	Input          json.RawMessage        `json:"input"`
-	State          json.RawMessage        `json:"state,omitempty"`
-	Steps          map[string]*StepResult `json:"steps"`
-	Position       int                    `json:"position"`
-	Prev           json.RawMessage        `json:"prev"`
-	Iteration      int                    `json:"iteration,omitempty"`
-	LoopInput      json.RawMessage        `json:"loopInput,omitempty"`
-	Suspended      [][]string             `json:"suspended,omitempty"`
-	Result         json.RawMessage        `json:"result,omitempty"`
-	Error          *ErrorInfo             `json:"error,omitempty"`
-	RequestContext map[string]any         `json:"requestContext,omitempty"`
+	WorkflowID string                 `json:"workflowId"`
+	RunID      string                 `json:"runId"`
+	Status     string                 `json:"status"`
+	Input      json.RawMessage        `json:"input"`
+	State      json.RawMessage        `json:"state,omitempty"`
+	Steps      map[string]*StepResult `json:"steps"`
+	Position   int                    `json:"position"`
+	Prev       json.RawMessage        `json:"prev"`
+	Iteration  int                    `json:"iteration,omitempty"`
+	LoopInput  json.RawMessage        `json:"loopInput,omitempty"`
+	// LogNext is, for a run launched elsewhere (Advance), the index in
+	// its log after the chunks of the nodes before Position.
+	LogNext        int64           `json:"logNext,omitempty"`
+	Suspended      [][]string      `json:"suspended,omitempty"`
+	Result         json.RawMessage `json:"result,omitempty"`
+	Error          *ErrorInfo      `json:"error,omitempty"`
+	RequestContext map[string]any  `json:"requestContext,omitempty"`
 	// Resume is the resume under way (cleared once its step has run).
 	Resume *resumeTarget `json:"resume,omitempty"`
 	// Order lists step ids in the order they first ran; Path the
