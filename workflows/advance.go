@@ -2,7 +2,6 @@ package workflows
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/gomastra/mastra/stream"
@@ -55,9 +54,9 @@ type Progress struct {
 func (r *Run) Advance(ctx context.Context, opts AdvanceOptions) (Progress, error) {
 	if status := r.Status(); status != StatusRunning {
 		// Nothing else writes its log now: it goes on at its end.
-		end, err := r.logEnd(ctx)
+		end, err := r.logEnd(ctx, opts.LogFrom)
 		if err != nil {
-			return Progress{}, fmt.Errorf("workflows: %s: run %s: reading its log: %w", r.wf.cfg.ID, r.id, err)
+			return Progress{}, err
 		}
 		return Progress{Status: status, LogNext: end}, nil
 	}
@@ -70,10 +69,6 @@ func (r *Run) Advance(ctx context.Context, opts AdvanceOptions) (Progress, error
 	if err := r.persistClaimed(ctx); err != nil {
 		return Progress{}, err
 	}
-	held, err := r.logEnd(ctx)
-	if err != nil {
-		return Progress{}, fmt.Errorf("workflows: %s: run %s: reading its log: %w", r.wf.cfg.ID, r.id, err)
-	}
 	r.mu.Lock()
 	// A try whose worker was lost after it saved its node went on
 	// further than the engine knows: its chunks, the execution's start
@@ -81,6 +76,14 @@ func (r *Run) Advance(ctx context.Context, opts AdvanceOptions) (Progress, error
 	if r.state.LogNext > opts.LogFrom {
 		opts.LogFrom, opts.First = r.state.LogNext, false
 	}
+	r.mu.Unlock()
+	// What a lost try of this Advance logged lies past LogFrom: the log
+	// is read from there, not from its start.
+	held, err := r.logEnd(ctx, opts.LogFrom)
+	if err != nil {
+		return Progress{}, err
+	}
+	r.mu.Lock()
 	r.advance = &advanceState{AdvanceOptions: opts, held: held}
 	r.mu.Unlock()
 	r.execute(ctx, func(stream.Chunk, error) bool { return true })

@@ -122,13 +122,15 @@ func (r *Run) reload(ctx context.Context) error {
 	return nil
 }
 
-// logEnd is the index the run's next chunk will have in its log.
-func (r *Run) logEnd(ctx context.Context) (int64, error) {
-	var end int64
+// logEnd is the index the run's next chunk will have in its log, read
+// from index from on (the log holds at least from chunks, or from is
+// where the next goes).
+func (r *Run) logEnd(ctx context.Context, from int64) (int64, error) {
+	end := from
 	for {
 		events, err := r.wf.events().ReadEvents(ctx, r.id, end, observeBatch)
 		if err != nil {
-			return 0, err
+			return 0, fmt.Errorf("workflows: %s: run %s: reading its log: %w", r.wf.cfg.ID, r.id, err)
 		}
 		if len(events) == 0 {
 			return end, nil
@@ -148,9 +150,9 @@ func (r *Run) resumeLaunched(ctx context.Context, l Launcher, opts ResumeOptions
 			return
 		}
 	}
-	from, err := r.logEnd(ctx)
+	from, err := r.logEnd(ctx, 0)
 	if err != nil {
-		yield(stream.Chunk{}, fmt.Errorf("workflows: %s: resuming run %s: %w", r.wf.cfg.ID, r.id, err))
+		yield(stream.Chunk{}, err)
 		return
 	}
 	handOver := func() error { return l.Continue(ctx, r.id) }
