@@ -10,7 +10,6 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/gomastra/mastra/internal/uuid"
 	"github.com/gomastra/mastra/model"
 	"github.com/gomastra/mastra/schema"
 	"github.com/gomastra/mastra/stream"
@@ -128,7 +127,7 @@ func runSubAgent(ctx tools.Context, key string, sub *Agent, in SubAgentInput) (S
 	if sub.launcher.get() != nil {
 		// A launched sub-run's id derives from the call, so that the
 		// call tried again (its worker lost) follows the same run.
-		opts = append(opts, WithRunID(uuid.Derived(ctx.RunID(), "agent-"+key, ctx.ToolCallID())))
+		opts = append(opts, WithRunID(tools.SubRunID(ctx.RunID(), "agent-"+key, ctx.ToolCallID())))
 	}
 	fail := func(err error) (SubAgentOutput, error) {
 		return SubAgentOutput{}, &SubAgentError{Parent: parentID(ctx), Key: key, ThreadID: threadID, Err: err}

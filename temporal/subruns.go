@@ -7,7 +7,6 @@ import (
 
 	"go.temporal.io/sdk/workflow"
 
-	"github.com/gomastra/mastra/internal/uuid"
 	"github.com/gomastra/mastra/tools"
 )
 
@@ -25,7 +24,7 @@ type subRun struct {
 // (When it is not, there is no such workflow, and ending it does
 // nothing.)
 func (e *engine) subRunOf(inv *tools.Invocation) (subRun, bool) {
-	id := uuid.Derived(e.in.RunID, inv.ToolName, inv.ToolCallID)
+	id := tools.SubRunID(e.in.RunID, inv.ToolName, inv.ToolCallID)
 	switch {
 	case strings.HasPrefix(inv.ToolName, "agent-"):
 		return subRun{workflowID: WorkflowID(id)}, true

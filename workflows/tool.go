@@ -7,7 +7,6 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
-	"github.com/gomastra/mastra/internal/uuid"
 	"github.com/gomastra/mastra/schema"
 	"github.com/gomastra/mastra/stream"
 	"github.com/gomastra/mastra/tools"
@@ -156,7 +155,7 @@ func (w *Workflow) toolRun(ctx tools.Context, key string, input json.RawMessage,
 		run := w.CreateRun(WithRequestContext(ctx.RequestContext()))
 		return run, run.Stream(ctx, input, state), nil
 	}
-	id := uuid.Derived(ctx.RunID(), "workflow-"+key, ctx.ToolCallID())
+	id := tools.SubRunID(ctx.RunID(), "workflow-"+key, ctx.ToolCallID())
 	run, err := w.CreateStoredRun(ctx, WithRunID(id), WithRequestContext(ctx.RequestContext()))
 	if err != nil {
 		return nil, nil, err
