@@ -24,6 +24,11 @@ func (m *Manager) Enqueue(ctx context.Context, p TaskPayload, hooks *Hooks) (Enq
 	if shutting {
 		return EnqueueResult{}, ErrShuttingDown
 	}
+	if p.ID != "" {
+		if t, err := m.store.GetTask(ctx, p.ID); err == nil {
+			return EnqueueResult{Task: t}, nil
+		}
+	}
 	// Before Start no slot can be known: every mode queues.
 	queue := m.cfg.Backpressure == Queue || !started
 	task, err := m.newTask(p)
@@ -45,6 +50,9 @@ func (m *Manager) Enqueue(ctx context.Context, p TaskPayload, hooks *Hooks) (Enq
 	}
 	if err := m.store.CreateTask(ctx, task); err != nil {
 		m.dropHooks(task.ID)
+		if t, gerr := m.store.GetTask(ctx, task.ID); p.ID != "" && errors.Is(err, storage.ErrConflict) && gerr == nil {
+			return EnqueueResult{Task: t}, nil // enqueued meanwhile
+		}
 		return EnqueueResult{}, fmt.Errorf("bgtasks: enqueue: %w", err)
 	}
 	task.Version = 1
@@ -107,8 +115,12 @@ func (m *Manager) newTask(p TaskPayload) (Task, error) {
 	if timeout <= 0 {
 		timeout = m.cfg.DefaultTimeout
 	}
+	id := p.ID
+	if id == "" {
+		id = newID()
+	}
 	return Task{
-		ID: newID(), Status: Pending,
+		ID: id, Status: Pending,
 		ToolName: p.ToolName, ToolCallID: p.ToolCallID, Args: args,
 		AgentID: p.AgentID, ThreadID: p.ThreadID, ResourceID: p.ResourceID, RunID: p.RunID,
 		CreatedAt: time.Now().UTC(), MaxRetries: retries, Timeout: timeout,

@@ -8,6 +8,12 @@ import (
 
 // TaskPayload is the tool call Enqueue makes a task of.
 type TaskPayload struct {
+	// ID, when set, is the task's id and makes Enqueue idempotent: when
+	// a task of that id is already recorded, Enqueue returns its record
+	// and enqueues nothing (a caller that may enqueue the same call twice,
+	// such as a replayed workflow, derives it from the call). Empty: a new
+	// random id.
+	ID         string
 	RunID      string
 	ToolName   string
 	ToolCallID string
