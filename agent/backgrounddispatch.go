@@ -3,7 +3,6 @@ package agent
 import (
 	"context"
 	"encoding/json"
-	"time"
 
 	"github.com/gomastra/mastra/bgtasks"
 	"github.com/gomastra/mastra/model"
@@ -21,7 +20,8 @@ func (r *run) backgroundEligible(name string, t *tools.Tool) bool {
 
 // backgroundCall decides how call i of tool t runs, before it would run
 // inline, when the agent has a background-task manager (without one the
-// call is left as it is; on a ReplayingEngine it runs inline). It answers the call itself (answered true) when its
+// call is left as it is; on a ReplayingEngine that is not a
+// BackgroundEngine it runs inline). It answers the call itself (answered true) when its
 // "_background" argument is one the model must fix (a tool that is not
 // eligible, a malformed value) or when the call runs as a background
 // task; otherwise it returns the call with "_background" removed from
@@ -31,8 +31,8 @@ func (r *run) backgroundCall(i int, c callState, t *tools.Tool, rs *resumeInput,
 	if r.agent.background.get() == nil {
 		return c, callOutcome{}, false // no background tasks: arguments as they are
 	}
-	if _, replaying := r.engine.(ReplayingEngine); replaying {
-		// A replayed loop cannot hand work to the manager's goroutines:
+	if _, replaying := r.engine.(ReplayingEngine); replaying && !isBackgroundEngine(r.engine) {
+		// A replayed loop cannot wait on the manager's goroutines itself:
 		// the call runs inline.
 		c.Args, _ = splitBackground(c.Args)
 		return c, callOutcome{}, false
@@ -98,18 +98,29 @@ func (r *run) dispatchBackground(i int, c, inline callState, t *tools.Tool, plan
 		p.MaxRetries = &n
 	}
 	hooks := &bgtasks.Hooks{Executor: r.backgroundExecutor(inline, t, w)}
-	if plan.disposition == tools.DispositionDeferred {
+	_, onEngine := r.backgroundEngine()
+	switch {
+	case onEngine:
+		// (the run's end writes the result: settleBackground)
+		p.ID = r.taskIDOf(c.ID)
+	case plan.disposition == tools.DispositionDeferred:
 		// (an awaited call's result is the run's own to record)
 		hooks.OnEvent = r.backgroundInjector(rt, inline, t).onEvent
 	}
-	res, err := rt.manager.Enqueue(r.ctx, p, hooks)
+	res, err := recorded(r, r.ctx, func(ctx context.Context) (enqueued, error) {
+		res, err := rt.manager.Enqueue(ctx, p, hooks)
+		return enqueued{TaskID: res.Task.ID, FallbackToSync: res.FallbackToSync}, err
+	})
 	if err != nil {
 		return r.errorOutcome(i, c, "Error", err.Error()), true
 	}
 	if res.FallbackToSync {
 		return callOutcome{}, false
 	}
-	taskID := res.Task.ID
+	if plan.disposition == tools.DispositionDeferred {
+		r.deferOnEngine(res.TaskID, inline, t)
+	}
+	taskID := res.TaskID
 	_ = w.send(stream.Chunk{Type: bgStarted, RunID: r.opts.runID, From: stream.FromAgent,
 		Payload: bgtasks.StartedPayload{TaskID: taskID, ToolName: c.Name, ToolCallID: c.ID}})
 	if plan.disposition == tools.DispositionAwaited {
@@ -124,7 +135,7 @@ func (r *run) dispatchBackground(i int, c, inline callState, t *tools.Tool, plan
 // suspends suspends the call (its payload, the tool's resume schema),
 // and resuming the run resumes the task.
 func (r *run) awaitBackground(i int, c callState, t *tools.Tool, taskID string) callOutcome {
-	task, err := r.waitTask(taskID)
+	task, err := r.waitForTask(taskID)
 	switch {
 	case err != nil:
 		return r.errorOutcome(i, c, "Error", err.Error())
@@ -138,66 +149,45 @@ func (r *run) awaitBackground(i int, c callState, t *tools.Tool, taskID string) 
 	return r.errorOutcome(i, c, "Error", "Background task "+string(task.Status)+": "+task.ID)
 }
 
-// taskOutcome is what waitTask's watcher found.
-type taskOutcome struct {
-	task bgtasks.Task
-	err  error
-}
-
-// waitTask waits until the task ends or suspends (the manager tells of
-// an end at once; a suspension is looked up every 50 ms), or the run's
-// context ends.
-func (r *run) waitTask(taskID string) (bgtasks.Task, error) {
-	mgr := r.agent.background.get().manager
-	ctx, cancel := context.WithCancel(r.ctx)
-	defer cancel()
-	ended := make(chan taskOutcome, 1)
-	go func() {
-		t, err := mgr.WaitForNextTask(ctx, []string{taskID})
-		ended <- taskOutcome{t, err}
-	}()
-	tick := time.NewTicker(50 * time.Millisecond)
-	defer tick.Stop()
-	for {
-		select {
-		case o := <-ended:
-			return o.task, o.err
-		case <-tick.C:
-			if t, err := mgr.GetTask(ctx, taskID); err == nil && t.Status == bgtasks.Suspended {
-				return t, nil
-			}
-		}
-	}
-}
-
 // resumeBackground resumes the suspended task of the call (this run's,
 // by tool call id) with the resume data: an awaited call waits for it
 // again, a deferred one is answered "Background task resumed. …". It is
 // false when the call has no suspended task.
 func (r *run) resumeBackground(i int, c callState, t *tools.Tool, plan backgroundPlan, rs *resumeInput) (callOutcome, bool) {
-	mgr := r.agent.background.get().manager
-	list, err := mgr.ListTasks(r.ctx, bgtasks.Filter{RunID: r.opts.runID, AgentID: r.agent.cfg.ID, Status: []bgtasks.Status{bgtasks.Suspended}})
-	if err != nil {
+	data := rs.data
+	if data == nil {
+		data = json.RawMessage("null")
+	}
+	taskID, err := recorded(r, r.ctx, func(ctx context.Context) (string, error) {
+		return r.resumeTaskOf(ctx, c.ID, data)
+	})
+	switch {
+	case err != nil:
 		return r.errorOutcome(i, c, "Error", err.Error()), true
+	case taskID == "":
+		return callOutcome{}, false
+	case plan.disposition == tools.DispositionAwaited:
+		return r.awaitBackground(i, c, t, taskID), true
+	}
+	r.deferOnEngine(taskID, c, t)
+	raw, _ := json.Marshal(backgroundPlaceholder("resumed", taskID, c.Name))
+	return r.resultOutcome(i, c, raw, t, nil), true
+}
+
+// resumeTaskOf resumes the run's suspended task of the call callID with
+// data and returns its id ("" when the call has no suspended task).
+func (r *run) resumeTaskOf(ctx context.Context, callID string, data json.RawMessage) (string, error) {
+	mgr := r.agent.background.get().manager
+	list, err := mgr.ListTasks(ctx, bgtasks.Filter{RunID: r.opts.runID, AgentID: r.agent.cfg.ID, Status: []bgtasks.Status{bgtasks.Suspended}})
+	if err != nil {
+		return "", err
 	}
 	for _, task := range list.Tasks {
-		if task.ToolCallID != c.ID {
-			continue
+		if task.ToolCallID == callID {
+			return task.ID, mgr.Resume(ctx, task.ID, data)
 		}
-		data := rs.data
-		if data == nil {
-			data = json.RawMessage("null")
-		}
-		if err := mgr.Resume(r.ctx, task.ID, data); err != nil {
-			return r.errorOutcome(i, c, "Error", err.Error()), true
-		}
-		if plan.disposition == tools.DispositionAwaited {
-			return r.awaitBackground(i, c, t, task.ID), true
-		}
-		raw, _ := json.Marshal(backgroundPlaceholder("resumed", task.ID, c.Name))
-		return r.resultOutcome(i, c, raw, t, nil), true
 	}
-	return callOutcome{}, false
+	return "", nil
 }
 
 // backgroundModelOutput is the tool's toModelOutput of a task's result
@@ -210,7 +200,9 @@ func (r *run) backgroundModelOutput(t *tools.Tool, c callState, result json.RawM
 	if json.Unmarshal(resultJSON(result), &v) != nil {
 		return nil
 	}
-	mo, err := t.ModelOutput(context.WithoutCancel(r.ctx), c.Name, v, &tools.Invocation{ToolCallID: c.ID, ToolName: c.Name, RunID: r.opts.runID})
+	mo, err := recorded(r, r.ctx, func(ctx context.Context) (*model.ToolResultOutput, error) {
+		return t.ModelOutput(context.WithoutCancel(ctx), c.Name, v, &tools.Invocation{ToolCallID: c.ID, ToolName: c.Name, RunID: r.opts.runID})
+	})
 	if err != nil {
 		return nil
 	}

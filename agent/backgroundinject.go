@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"time"
 
 	"github.com/gomastra/mastra/bgtasks"
@@ -60,28 +61,34 @@ func (inj *backgroundInjector) inject(task bgtasks.Task, eventType string) {
 		return
 	}
 	<-inj.ended
-	r := inj.r
-	ctx := r.storageCtx()
-	store := r.agent.cfg.Storage
-	msgs, err := store.GetMessages(ctx, []string{inj.msgID})
-	if err != nil || len(msgs) == 0 {
-		r.agent.cfg.Logger.Warn("agent: background task result not written to memory", "taskId", task.ID, "error", err)
-		return
-	}
-	sm, ok := inj.replaced(msgs[0], task)
-	if !ok {
-		return
-	}
-	if err := store.SaveMessages(ctx, []storage.Message{sm}); err != nil {
-		r.agent.cfg.Logger.Warn("agent: background task result not written to memory", "taskId", task.ID, "error", storage.ErrorDetail(err))
+	if err := inj.write(inj.r.storageCtx(), task, inj.output(task)); err != nil {
+		inj.r.agent.cfg.Logger.Warn("agent: background task result not written to memory", "taskId", task.ID, "error", storage.ErrorDetail(err))
 	}
 }
 
+// write replaces the call's result in its stored tool message by out,
+// the task's outcome as the model sees it.
+func (inj *backgroundInjector) write(ctx context.Context, task bgtasks.Task, out model.ToolResultOutput) error {
+	store := inj.r.agent.cfg.Storage
+	msgs, err := store.GetMessages(ctx, []string{inj.msgID})
+	if err != nil {
+		return err
+	}
+	if len(msgs) == 0 {
+		return fmt.Errorf("message %s not found", inj.msgID)
+	}
+	sm, ok := inj.replaced(msgs[0], task, out)
+	if !ok {
+		return nil
+	}
+	return store.SaveMessages(ctx, []storage.Message{sm})
+}
+
 // replaced is the stored tool message sm with the call's result part
-// replaced by the task's outcome and the task noted in its metadata
+// replaced by out and the task noted in its metadata
 // (backgroundTasks[toolCallId]: taskId, startedAt, completedAt); false
 // when sm holds no result of the call.
-func (inj *backgroundInjector) replaced(sm storage.Message, task bgtasks.Task) (storage.Message, bool) {
+func (inj *backgroundInjector) replaced(sm storage.Message, task bgtasks.Task, out model.ToolResultOutput) (storage.Message, bool) {
 	var m model.Message
 	if json.Unmarshal(sm.Content, &m) != nil {
 		return sm, false
@@ -91,7 +98,7 @@ func (inj *backgroundInjector) replaced(sm storage.Message, task bgtasks.Task) (
 			continue
 		}
 		part := *p.ToolResult
-		part.Output = inj.output(task)
+		part.Output = out
 		part.ProviderOptions = nil
 		m.Content[i] = inj.r.transcribed(model.ToolMessage(part)).Content[0]
 		content, err := json.Marshal(m)

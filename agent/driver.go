@@ -31,6 +31,9 @@ type run struct {
 	policy  *transform.Policy
 	report  report  // what the stream has reported
 	result  outcome // how the run ended
+	// deferred are the deferred background tasks the run enqueued on a
+	// BackgroundEngine, which its end waits for (settleBackground).
+	deferred []deferredTask
 }
 
 // models are the run's model and the current step's (prepareStep may

@@ -36,6 +36,7 @@ func (r *run) drain(ctx context.Context, body func(out sink)) (*Output, error) {
 		defer end() // also when body panics, as Stream's deferred end
 		body(publishing)
 	}()
+	r.settleBackground()
 	out := r.output()
 	out.Chunks = chunks
 	if r.result.err != nil {

@@ -23,7 +23,9 @@ import (
 //   - reads memory, and runs the tool-call callbacks (hooks, a tool's
 //     OnInputAvailable, OnOutput, ToModelOutput), through Record: a
 //     replay gets their recorded outcomes and does not run them again;
-//   - never hands a call to the background-task manager: it runs inline.
+//   - hands a background call to the agent's background-task manager
+//     only when the engine is a BackgroundEngine (which says how); on
+//     another replaying engine the call runs inline.
 //
 // The engine's Save must not save while it replays (the saves were made).
 type ReplayingEngine interface {

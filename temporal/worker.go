@@ -24,6 +24,7 @@ func Register(r worker.Registry, m *mastra.Mastra, opts Options) {
 	a := &activities{mastra: m, opts: opts}
 	r.RegisterActivityWithOptions(a.callModel, activity.RegisterOptions{Name: activityCallModel})
 	r.RegisterActivityWithOptions(a.callTool, activity.RegisterOptions{Name: activityCallTool})
+	r.RegisterActivityWithOptions(a.awaitTask, activity.RegisterOptions{Name: activityAwaitTask})
 	r.RegisterWorkflowWithOptions(w.workflowRun, workflow.RegisterOptions{Name: WorkflowWorkflowRun})
 	r.RegisterActivityWithOptions(a.advanceWorkflow, activity.RegisterOptions{Name: activityAdvanceWorkflow})
 }
