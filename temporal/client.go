@@ -40,13 +40,18 @@ func WorkflowID(runID string) string { return "gomastra-run-" + runID }
 
 // Start starts the run in (a new run id when in.RunID is empty) and
 // returns its run id. A run id is run once: starting a run whose id has
-// run, or runs, already starts nothing and returns its id.
+// run, or runs, already starts nothing and returns its id. Called from
+// the tool-call activity of a run's workflow (a sub-agent's launch on a
+// worker), it has that workflow start the run as its child.
 func (c *Client) Start(ctx context.Context, in RunInput) (string, error) {
 	if _, err := c.mastra.GetAgent(in.AgentKey); err != nil {
 		return "", err
 	}
 	if in.RunID == "" {
 		in.RunID = uuid.New()
+	}
+	if child, err := c.startAsChild(ctx, childStart{WorkflowID: WorkflowID(in.RunID), AgentRun: &in}); child {
+		return in.RunID, err
 	}
 	_, err := c.temporal.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: WorkflowID(in.RunID), TaskQueue: c.taskQueue,
 		WorkflowIDReusePolicy: enums.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE}, WorkflowAgentRun, in)

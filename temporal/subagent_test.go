@@ -2,6 +2,7 @@ package temporal_test
 
 import (
 	"context"
+	"encoding/json"
 	"testing"
 	"time"
 
@@ -16,8 +17,8 @@ import (
 )
 
 // A sub-agent's run, on a worker whose agents launch their runs
-// (NewWorker), is a workflow of its own whose id derives from the
-// parent's call; the parent's answer is the sub-agent's.
+// (NewWorker), is a child workflow of the parent's, whose id derives
+// from the parent's call; the parent's answer is the sub-agent's.
 func TestSubAgentRunIsAWorkflow(t *testing.T) {
 	store := newStore(t)
 	helper, err := agent.New(agent.Config{ID: "helper", Name: "Helper", Instructions: "Greet.", Description: "Greets.", Storage: store,
@@ -48,9 +49,24 @@ func TestSubAgentRunIsAWorkflow(t *testing.T) {
 	if err != nil || res.Text != "Relayed." {
 		t.Fatalf("parent: %+v, %v", res, err)
 	}
-	sub, err := c.Result(ctx, uuid.Derived(runID, "agent-helper", "s1"))
+	subID := uuid.Derived(runID, "agent-helper", "s1")
+	sub, err := c.Result(ctx, subID)
 	if err != nil || sub.Text != "hi from helper" {
 		t.Fatalf("the sub-agent's workflow: %+v, %v", sub, err)
+	}
+	checkChild(t, temporal.WorkflowID(subID), temporal.WorkflowID(runID))
+}
+
+// checkChild fails t unless the workflow childID is a child of the
+// workflow parentID.
+func checkChild(t *testing.T, childID, parentID string) {
+	t.Helper()
+	d, err := newServer(t).GetDefaultClient().DescribeWorkflowExecution(context.Background(), childID, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := d.GetWorkflowExecutionInfo().GetParentExecution(); p.GetWorkflowId() != parentID {
+		t.Errorf("the parent of %s is %q, want %s", childID, p.GetWorkflowId(), parentID)
 	}
 }
 
@@ -78,10 +94,12 @@ func TestAbortReachesTheSubAgentRun(t *testing.T) {
 	}
 	m := mastra.New(mastra.Config{Agents: map[string]*agent.Agent{"helper": helper, "parent": parent}})
 	ctx, c, runID := abortParent(t, m, "sub-abort", started)
-	sub, err := c.Result(ctx, uuid.Derived(runID, "agent-helper", "s1"))
+	subID := uuid.Derived(runID, "agent-helper", "s1")
+	sub, err := c.Result(ctx, subID)
 	if err != nil || sub.Text == "never" {
 		t.Fatalf("the sub-agent's workflow: %+v, %v; want it ended by the abort", sub, err)
 	}
+	checkChild(t, temporal.WorkflowID(subID), temporal.WorkflowID(runID))
 	if _, err := c.Result(ctx, runID); err != nil {
 		t.Fatalf("parent: %v", err)
 	}
@@ -114,6 +132,7 @@ func TestAbortReachesTheWorkflowToolRun(t *testing.T) {
 		t.Fatalf("parent: %v", err)
 	}
 	subID := uuid.Derived(runID, "workflow-blocking", "f1")
+	checkChild(t, temporal.WorkflowRunWorkflowID(subID), temporal.WorkflowID(runID))
 	for {
 		run, err := wf.LoadRun(ctx, subID)
 		if err != nil {
@@ -164,4 +183,47 @@ func startNewWorker(t *testing.T, m *mastra.Mastra, queue string, opts temporal.
 	}
 	t.Cleanup(w.Stop)
 	return temporal.NewClient(ts.GetDefaultClient(), queue, m)
+}
+
+// askedRun is what the step of TestStepAgentRunIsAChildWorkflow returns.
+type askedRun struct {
+	RunID string `json:"runId"`
+	Text  string `json:"text"`
+}
+
+// An agent run that a workflow's step launches (the agent's Generate
+// inside the step, on a worker made by NewWorker) is a child workflow of
+// the workflow run's.
+func TestStepAgentRunIsAChildWorkflow(t *testing.T) {
+	store := newStore(t)
+	helper, err := agent.New(agent.Config{ID: "helper", Name: "Helper", Instructions: "Greet.", Storage: store,
+		Model: mock.NewFunc(func(*model.Request) mock.Step { return mock.Step{Text: "hi from helper"} })})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ask := workflows.NewStep(workflows.StepConfig[tally, askedRun]{ID: "ask", Execute: func(ctx workflows.StepContext, _ tally) (askedRun, error) {
+		out, err := helper.Generate(ctx, "Say hi.")
+		if err != nil {
+			return askedRun{}, err
+		}
+		return askedRun{RunID: out.RunID, Text: out.Text}, nil
+	}})
+	wf := workflows.New(workflows.Config{ID: "asking", Storage: store}).Then(ask)
+	if err := wf.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	m := mastra.New(mastra.Config{Agents: map[string]*agent.Agent{"helper": helper}, Workflows: map[string]*workflows.Workflow{"asking": wf}})
+	startNewWorker(t, m, "step-agent", temporal.Options{})
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	run := wf.CreateRun()
+	res, err := run.Start(ctx, tally{N: 1}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var asked askedRun
+	if err := json.Unmarshal(res.Result, &asked); err != nil || asked.Text != "hi from helper" {
+		t.Fatalf("the run: %s %s, %v", res.Status, res.Result, err)
+	}
+	checkChild(t, temporal.WorkflowID(asked.RunID), temporal.WorkflowRunWorkflowID(run.ID()))
 }

@@ -28,7 +28,7 @@ func TestEngineSuite(t *testing.T) {
 		w := ts.NewWorkerWithOptions(queue, func(r worker.Registry) { temporal.Register(r, m, temporal.Options{}) }, worker.Options{})
 		t.Cleanup(w.Stop)
 		c := temporal.NewClient(ts.GetDefaultClient(), queue, m)
-		// Sub-agents' runs are workflows of their own, as on NewWorker.
+		// Sub-agents' runs are child workflows, as on NewWorker.
 		if err := c.UseLaunchers(); err != nil {
 			t.Fatal(err)
 		}

@@ -33,8 +33,9 @@ func Register(r worker.Registry, m *mastra.Mastra, opts Options) {
 // that runs the agents and workflows of m; Run or Start it. The agents
 // and workflows of m launch their runs through c from then on
 // (Client.UseLaunchers), so that a sub-agent's run (agent-<key>), or a
-// workflow tool's (workflow-<key>), is a workflow of its own, which the
-// parent's call follows, rather than a run inside that call.
+// workflow tool's (workflow-<key>), is a child workflow of the calling
+// run's, which the parent's call follows, rather than a run inside that
+// call.
 func NewWorker(c client.Client, taskQueue string, m *mastra.Mastra, opts Options) (worker.Worker, error) {
 	if taskQueue == "" {
 		taskQueue = DefaultTaskQueue

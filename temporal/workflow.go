@@ -41,8 +41,10 @@ func (w *runners) agentRun(wctx workflow.Context, in RunInput) (RunResult, error
 	}
 	e := newEngine(wctx, in, w.opts)
 	listen(wctx, e)
+	kids := listenForChildren(wctx)
 	out, err := a.Generate(context.Background(), in.Messages, append(opts, agent.WithEngine(e))...)
 	e.awaitEndings(wctx)
+	kids.await(wctx)
 	if err != nil {
 		return RunResult{RunID: in.RunID, Error: err.Error()}, nil
 	}
@@ -85,8 +87,9 @@ func runOptions(in RunInput) ([]agent.Option, error) {
 }
 
 // listen takes the run's signals until the workflow ends: answers queue
-// for the engine's Await; an abort, or the workflow's cancellation,
-// aborts the run and its calls in flight.
+// for the engine's Await; a sub-run a call launches starts as a child;
+// an abort, or the workflow's cancellation, aborts the run and its calls
+// in flight.
 func listen(wctx workflow.Context, e *engine) {
 	abort := func(ctx workflow.Context) {
 		if !e.aborted {

@@ -19,13 +19,19 @@ func WorkflowRunWorkflowID(runID string) string { return "gomastra-workflow-" + 
 // StartWorkflowRun starts the run runID of the registry's workflow key,
 // which the workflow's storage holds as started (workflows.Run.Stream
 // saves it so with a launcher). A run id is run once: starting one that
-// has run, or runs, already starts nothing.
+// has run, or runs, already starts nothing. Called from the tool-call
+// activity of an agent run's workflow (a workflow tool's launch on a
+// worker), it has that workflow start the run as its child.
 func (c *Client) StartWorkflowRun(ctx context.Context, key, runID string) error {
 	if _, err := c.mastra.GetWorkflow(key); err != nil {
 		return err
 	}
+	in := WorkflowRunInput{WorkflowKey: key, RunID: runID}
+	if child, err := c.startAsChild(ctx, childStart{WorkflowID: WorkflowRunWorkflowID(runID), WorkflowRun: &in}); child {
+		return err
+	}
 	_, err := c.temporal.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: WorkflowRunWorkflowID(runID), TaskQueue: c.taskQueue,
-		WorkflowIDReusePolicy: enums.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE}, WorkflowWorkflowRun, WorkflowRunInput{WorkflowKey: key, RunID: runID})
+		WorkflowIDReusePolicy: enums.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE}, WorkflowWorkflowRun, in)
 	var started *serviceerror.WorkflowExecutionAlreadyStarted
 	if err != nil && !errors.As(err, &started) {
 		return fmt.Errorf("temporal: starting workflow run %s: %w", runID, err)

@@ -31,8 +31,17 @@ type advanceCall struct {
 // advances the run a node at a time, each node an activity, sleeps its
 // sleep nodes on Temporal timers and, while the run is suspended, waits
 // for the signal that a resume has been saved. It returns the run's last
-// status.
+// status, once the sub-runs its nodes started as its children have
+// ended.
 func (w *runners) workflowRun(wctx workflow.Context, in WorkflowRunInput) (string, error) {
+	kids := listenForChildren(wctx)
+	status, err := w.advanceRun(wctx, in)
+	kids.await(wctx)
+	return status, err
+}
+
+// advanceRun advances the run to its end, or its cancellation.
+func (w *runners) advanceRun(wctx workflow.Context, in WorkflowRunInput) (string, error) {
 	continues := workflow.GetSignalChannel(wctx, SignalContinue)
 	actx := workflow.WithActivityOptions(wctx, workflow.ActivityOptions{
 		StartToCloseTimeout: w.opts.ToolCallTimeout,
