@@ -16,6 +16,7 @@ import (
 
 	"github.com/gomastra/mastra"
 	"github.com/gomastra/mastra/agent"
+	"github.com/gomastra/mastra/bgtasks"
 	"github.com/gomastra/mastra/internal/crashtest"
 	"github.com/gomastra/mastra/model"
 	"github.com/gomastra/mastra/model/mock"
@@ -58,7 +59,13 @@ func TestWorkerChild(t *testing.T) {
 		t.Fatal(err)
 	}
 	w := worker.New(c, env.Queue, worker.Options{StickyScheduleToStartTimeout: time.Second})
-	temporal.Register(w, lossRegistry(t, store, env), temporal.Options{Heartbeat: 200 * time.Millisecond})
+	reg := lossRegistry(t, store, env)
+	// Each worker's manager runs background tasks; one lost with its
+	// worker is taken up by the other's once its lease lapses.
+	if _, err := reg.EnableBackgroundTasks(context.Background(), bgtasks.Config{Store: store, Lease: time.Second, PollInterval: 100 * time.Millisecond}); err != nil {
+		t.Fatal(err)
+	}
+	temporal.Register(w, reg, temporal.Options{Heartbeat: 200 * time.Millisecond})
 	if err := w.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +76,8 @@ func TestWorkerChild(t *testing.T) {
 // lossRegistry is the agents of the worker-loss tests on store:
 // "worker" calls work twice (call-0, call-1) and answers "done";
 // "guarded" calls work (call-0) and then transfer (g1), which needs an
-// approval, and answers "done".
+// approval, and answers "done"; "researcher" calls research (bg-1), a
+// background task, and answers "done" while it runs.
 func lossRegistry(t testing.TB, store *sqlite.Store, env workerEnv) *mastra.Mastra {
 	stall := func(what string) {
 		if env.Stall == what && !slices.Contains(crashtest.LogLines(t, env.Log), "start:"+what) {
@@ -83,6 +91,13 @@ func lossRegistry(t testing.TB, store *sqlite.Store, env workerEnv) *mastra.Mast
 		crashtest.LogLine(env.Log, "tool:"+ctx.ToolCallID())
 		return "worked " + ctx.ToolCallID(), nil
 	}})
+	research := tools.New(tools.Config[struct{}, string]{ID: "research", Description: "Researches.",
+		Background: &tools.BackgroundConfig{Enabled: true, MaxRetries: 1},
+		Execute: func(ctx tools.Context, _ struct{}) (string, error) {
+			stall("tool:" + ctx.ToolCallID())
+			crashtest.LogLine(env.Log, "tool:"+ctx.ToolCallID())
+			return "researched", nil
+		}})
 	transfer := tools.New(tools.Config[struct{}, string]{ID: "transfer", Description: "Moves money.", RequireApproval: true,
 		Execute: func(ctx tools.Context, _ struct{}) (string, error) {
 			crashtest.LogLine(env.Log, "tool:"+ctx.ToolCallID())
@@ -105,16 +120,17 @@ func lossRegistry(t testing.TB, store *sqlite.Store, env workerEnv) *mastra.Mast
 		})
 	}
 	mk := func(id string, m *mock.Model) *agent.Agent {
-		a, err := agent.New(agent.Config{ID: id, Name: id, Instructions: "Work.", Model: m, Storage: store,
-			Tools: tools.Set{"work": work, "transfer": transfer}})
+		a, err := agent.New(agent.Config{ID: id, Name: id, Instructions: "Work.", Model: m, Storage: store, Memory: &agent.MemoryOptions{},
+			Tools: tools.Set{"work": work, "transfer": transfer, "research": research}})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return a
 	}
 	return mastra.New(mastra.Config{Agents: map[string]*agent.Agent{
-		"worker":  mk("worker", script(mock.ToolCall{ID: "call-0", Name: "work", Args: `{}`}, mock.ToolCall{ID: "call-1", Name: "work", Args: `{}`})),
-		"guarded": mk("guarded", script(mock.ToolCall{ID: "call-0", Name: "work", Args: `{}`}, mock.ToolCall{ID: "g1", Name: "transfer", Args: `{}`})),
+		"worker":     mk("worker", script(mock.ToolCall{ID: "call-0", Name: "work", Args: `{}`}, mock.ToolCall{ID: "call-1", Name: "work", Args: `{}`})),
+		"guarded":    mk("guarded", script(mock.ToolCall{ID: "call-0", Name: "work", Args: `{}`}, mock.ToolCall{ID: "g1", Name: "transfer", Args: `{}`})),
+		"researcher": mk("researcher", script(mock.ToolCall{ID: "bg-1", Name: "research", Args: `{}`})),
 	}, Workflows: lossWorkflows(t, store, stall, env.Log)})
 }
 
@@ -123,10 +139,15 @@ func TestWorkerLoss(t *testing.T) {
 		name, agent, stall string
 		approve            bool
 		want               map[string]int // executions by call
+		steps              int            // of the run's log
 	}{
-		{"mid model call", "worker", "model:1", false, map[string]int{"model:0": 1, "tool:call-0": 1, "model:1": 1, "tool:call-1": 1, "model:2": 1}},
-		{"mid tool call", "worker", "tool:call-1", false, map[string]int{"model:0": 1, "tool:call-0": 1, "model:1": 1, "tool:call-1": 1, "model:2": 1}},
-		{"while waiting for approval", "guarded", "", true, map[string]int{"model:0": 1, "tool:call-0": 1, "model:1": 1, "tool:g1": 1, "model:2": 1}},
+		{"mid model call", "worker", "model:1", false, map[string]int{"model:0": 1, "tool:call-0": 1, "model:1": 1, "tool:call-1": 1, "model:2": 1}, 3},
+		{"mid tool call", "worker", "tool:call-1", false, map[string]int{"model:0": 1, "tool:call-0": 1, "model:1": 1, "tool:call-1": 1, "model:2": 1}, 3},
+		{"while waiting for approval", "guarded", "", true, map[string]int{"model:0": 1, "tool:call-0": 1, "model:1": 1, "tool:g1": 1, "model:2": 1}, 3},
+		// The run finishes while its background task runs on worker A;
+		// A is lost; B's manager runs the task again (its retry) and B's
+		// wait for it writes its result into memory.
+		{"mid background task", "researcher", "tool:bg-1", false, map[string]int{"model:0": 1, "tool:bg-1": 1, "model:1": 1}, 2},
 	}
 	ts := newServer(t)
 	for _, tc := range cases {
@@ -146,7 +167,8 @@ func TestWorkerLoss(t *testing.T) {
 
 			a := workerHarness.Start(t, env)
 			a.Await(t, "READY")
-			runID, err := c.Start(ctx, temporal.RunInput{AgentKey: tc.agent, LaunchRequest: agent.LaunchRequest{Messages: []model.Message{model.UserText("Work.")}}})
+			runID, err := c.Start(ctx, temporal.RunInput{AgentKey: tc.agent, LaunchRequest: agent.LaunchRequest{Messages: []model.Message{model.UserText("Work.")},
+				ThreadID: "th-" + filepath.Base(dir), ResourceID: "user-1"}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -171,7 +193,10 @@ func TestWorkerLoss(t *testing.T) {
 				t.Fatalf("result %+v, %v", res, err)
 			}
 			checkExecutions(t, crashtest.LogLines(t, env.Log), tc.want)
-			checkRead(t, <-read, reg, tc.agent, runID)
+			checkRead(t, <-read, reg, tc.agent, runID, tc.steps)
+			if tc.agent == "researcher" {
+				checkResearched(t, store, "th-"+filepath.Base(dir))
+			}
 		})
 	}
 }
@@ -227,9 +252,9 @@ func checkExecutions(t *testing.T, lines []string, want map[string]int) {
 }
 
 // checkRead checks that the reader read every event of the run's log
-// once, in order, and that the log holds one run: one start, three steps,
-// one finish.
-func checkRead(t *testing.T, read []agent.RunEvent, reg *mastra.Mastra, agentKey, runID string) {
+// once, in order, and that the log holds one run: one start, steps steps
+// (a tool result in each but the last), one finish.
+func checkRead(t *testing.T, read []agent.RunEvent, reg *mastra.Mastra, agentKey, runID string, steps int) {
 	t.Helper()
 	a, _ := reg.GetAgent(agentKey)
 	var all []agent.RunEvent
@@ -249,7 +274,23 @@ func checkRead(t *testing.T, read []agent.RunEvent, reg *mastra.Mastra, agentKey
 		}
 		count[ev.Chunk.Type]++
 	}
-	if count[stream.TypeStart] != 1 || count[stream.TypeStepStart] != 3 || count[stream.TypeStepFinish] != 3 || count[stream.TypeFinish] != 1 || count[stream.TypeToolResult] != 2 {
-		t.Errorf("the log does not hold one run of three steps: %v", count)
+	if count[stream.TypeStart] != 1 || count[stream.TypeStepStart] != steps || count[stream.TypeStepFinish] != steps || count[stream.TypeFinish] != 1 || count[stream.TypeToolResult] != steps-1 {
+		t.Errorf("the log does not hold one run of %d steps: %v", steps, count)
 	}
+}
+
+// checkResearched checks that the background task's result replaced its
+// placeholder in the thread's memory.
+func checkResearched(t *testing.T, store *sqlite.Store, thread string) {
+	t.Helper()
+	msgs, err := store.ListMessages(context.Background(), thread, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range msgs {
+		if m.Role == "tool" && strings.Contains(string(m.Content), `"researched"`) {
+			return
+		}
+	}
+	t.Errorf("no tool message in memory holds the task's result: %d messages", len(msgs))
 }
