@@ -69,6 +69,7 @@ var Cases = []Case{
 	{"StructuredOutput", structuredOutput},
 	{"ToolRetries", toolRetries},
 	{"HooksAndModelOutput", hooksAndModelOutput},
+	{"BackgroundTask", backgroundTask},
 }
 
 // Run runs every case with the runners newRunner returns.
