@@ -108,6 +108,22 @@ func (app *backgroundApp) stream(t *testing.T, ctx context.Context) []stream.Chu
 	return chunks
 }
 
+// taskAndResult is the id of the task the chunks start and the JSON of
+// the tool result they carry.
+func taskAndResult(t *testing.T, chunks []stream.Chunk) (taskID, result string) {
+	t.Helper()
+	for _, c := range chunks {
+		switch c.Type {
+		case "background-task-started":
+			taskID = payloadOf[bgtasks.StartedPayload](t, c).TaskID
+		case stream.TypeToolResult:
+			raw, _ := json.Marshal(payloadOf[stream.ToolResultPayload](t, c).Result)
+			result = string(raw)
+		}
+	}
+	return taskID, result
+}
+
 // A deferred background call of a run on Temporal does not hold the run
 // up: the run streams the task's start and the placeholder and finishes
 // while the tool still runs; once the task ends, the run's workflow
@@ -117,16 +133,7 @@ func TestDeferredBackgroundTaskOnTemporal(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	chunks := app.stream(t, ctx) // the tool has not been released: the stream ended anyway
-	var taskID, placeholder string
-	for _, c := range chunks {
-		switch c.Type {
-		case "background-task-started":
-			taskID = payloadOf[bgtasks.StartedPayload](t, c).TaskID
-		case stream.TypeToolResult:
-			raw, _ := json.Marshal(payloadOf[stream.ToolResultPayload](t, c).Result)
-			placeholder = string(raw)
-		}
-	}
+	taskID, placeholder := taskAndResult(t, chunks)
 	last := chunks[len(chunks)-1]
 	if taskID == "" || !strings.Contains(placeholder, "Background task started") || last.Type != stream.TypeFinish {
 		t.Fatalf("task %q, placeholder %s, last chunk %s", taskID, placeholder, last.Type)
@@ -166,16 +173,7 @@ func TestAwaitedBackgroundTaskOnTemporal(t *testing.T) {
 	app.done()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	var taskID, result string
-	for _, c := range app.stream(t, ctx) {
-		switch c.Type {
-		case "background-task-started":
-			taskID = payloadOf[bgtasks.StartedPayload](t, c).TaskID
-		case stream.TypeToolResult:
-			raw, _ := json.Marshal(payloadOf[stream.ToolResultPayload](t, c).Result)
-			result = string(raw)
-		}
-	}
+	taskID, result := taskAndResult(t, app.stream(t, ctx))
 	if taskID == "" || result != `"all about owls"` {
 		t.Fatalf("task %q, result %s", taskID, result)
 	}
