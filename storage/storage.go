@@ -63,6 +63,7 @@ type Store interface {
 	Threads
 	Messages
 	ThreadState
+	Resources
 	Runs
 	// Close releases the backend's connections.
 	Close() error
@@ -134,6 +135,27 @@ type Messages interface {
 	// for a backend with a limit on a query's parameters), whatever
 	// their number.
 	GetMessages(ctx context.Context, ids []string) ([]Message, error)
+}
+
+// Resource is what memory keeps of a resource (the user or account its
+// threads belong to): its resource-scoped working memory and free
+// metadata, as Mastra's resources table keeps them.
+type Resource struct {
+	ID            string         `json:"id"`
+	WorkingMemory string         `json:"workingMemory,omitempty"`
+	Metadata      map[string]any `json:"metadata,omitempty"`
+	CreatedAt     time.Time      `json:"createdAt"`
+	UpdatedAt     time.Time      `json:"updatedAt"`
+}
+
+// Resources stores resources.
+type Resources interface {
+	// SaveResource creates the resource or replaces its working memory,
+	// metadata and UpdatedAt (CreatedAt is kept; zero times are set to
+	// now). The ID must not be empty.
+	SaveResource(ctx context.Context, r Resource) error
+	// GetResource returns the resource, or ErrNotFound.
+	GetResource(ctx context.Context, id string) (*Resource, error)
 }
 
 // ThreadState stores per-thread state values by type (Mastra's

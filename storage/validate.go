@@ -47,6 +47,14 @@ func CheckThread(t Thread) error {
 	return nil
 }
 
+// CheckResource checks a resource to save: its ID must not be empty.
+func CheckResource(r Resource) error {
+	if r.ID == "" {
+		return errors.New("save resource: empty id")
+	}
+	return nil
+}
+
 // CheckMessage checks one message of a SaveMessages batch: its ID and
 // ThreadID must not be empty, and Content and Metadata must be empty or
 // valid JSON. The error names the message; the backend adds the call

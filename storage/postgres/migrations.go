@@ -155,6 +155,16 @@ var migrations = [][]string{
 		`CREATE INDEX mastra_background_tasks_agent_idx ON mastra_background_tasks (agent_id, status)`,
 		`CREATE INDEX mastra_background_tasks_completed_idx ON mastra_background_tasks (completed_at)`,
 	},
+	// 6: resources (memory's resource-scoped working memory).
+	{
+		`CREATE TABLE mastra_resources (
+			id             text PRIMARY KEY,
+			working_memory text NOT NULL DEFAULT '',
+			metadata       text,
+			created_at     timestamptz NOT NULL,
+			updated_at     timestamptz NOT NULL
+		)`,
+	},
 }
 
 // migrate brings the database's schema to the newest version

@@ -161,6 +161,16 @@ var migrations = [][]string{
 		`CREATE INDEX mastra_background_tasks_agent_idx ON mastra_background_tasks (agent_id, status)`,
 		`CREATE INDEX mastra_background_tasks_completed_idx ON mastra_background_tasks (completed_at)`,
 	},
+	// 6: resources (memory's resource-scoped working memory).
+	{
+		`CREATE TABLE mastra_resources (
+			id             TEXT PRIMARY KEY,
+			working_memory TEXT NOT NULL DEFAULT '',
+			metadata       TEXT,
+			created_at     INTEGER NOT NULL,
+			updated_at     INTEGER NOT NULL
+		)`,
+	},
 }
 
 // migrate brings db's schema to the newest version (sqlstore.Migrate),

@@ -126,6 +126,7 @@ var groups = []struct {
 	{"Threads", threadTests},
 	{"Messages", messageTests},
 	{"ThreadState", stateTests},
+	{"Resources", resourceTests},
 	{"Runs", runTests},
 	{"FinishedRuns", finishedTests},
 	{"Appends", appendTests},

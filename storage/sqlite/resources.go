@@ -1,0 +1,57 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/gomastra/mastra/internal/sqlstore"
+	"github.com/gomastra/mastra/storage"
+)
+
+// SaveResource creates the resource or replaces its working memory,
+// metadata and UpdatedAt (CreatedAt is kept; zero times are set to
+// now). The ID must not be empty.
+func (s *Store) SaveResource(ctx context.Context, r storage.Resource) error {
+	if err := storage.CheckResource(r); err != nil {
+		return fmt.Errorf("sqlite: %w", err)
+	}
+	meta, err := sqlstore.MetadataArg(r.Metadata)
+	if err != nil {
+		return fmt.Errorf("sqlite: save resource %s: metadata: %w", r.ID, err)
+	}
+	n := now()
+	_, err = s.w.ExecContext(ctx, `INSERT INTO mastra_resources (id, working_memory, metadata, created_at, updated_at)
+		VALUES (?, ?, ?, ?, ?)
+		ON CONFLICT (id) DO UPDATE SET working_memory = excluded.working_memory, metadata = excluded.metadata, updated_at = excluded.updated_at`,
+		r.ID, r.WorkingMemory, meta, toMicros(orNow(r.CreatedAt, n)), toMicros(orNow(r.UpdatedAt, n)))
+	if err != nil {
+		return storage.DatabaseFailure("save resource", fmt.Errorf("sqlite: save resource %s: %w", r.ID, err))
+	}
+	return nil
+}
+
+// GetResource returns the resource, or an error wrapping
+// storage.ErrNotFound.
+func (s *Store) GetResource(ctx context.Context, id string) (*storage.Resource, error) {
+	var (
+		r                storage.Resource
+		meta             []byte
+		created, updated int64
+	)
+	err := s.r.QueryRowContext(ctx, `SELECT id, working_memory, metadata, created_at, updated_at
+		FROM mastra_resources WHERE id = ?`, id).Scan(&r.ID, &r.WorkingMemory, &meta, &created, &updated)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("sqlite: get resource %s: %w", id, storage.ErrNotFound)
+	}
+	if err == nil && meta != nil {
+		err = json.Unmarshal(meta, &r.Metadata)
+	}
+	if err != nil {
+		return nil, storage.DatabaseFailure("get resource", fmt.Errorf("sqlite: get resource %s: %w", id, err))
+	}
+	r.CreatedAt, r.UpdatedAt = fromMicros(created), fromMicros(updated)
+	return &r, nil
+}
