@@ -140,6 +140,9 @@ type Agent struct {
 	// processor, in order.
 	signalTools tools.Set
 	processors  []StepProcessor
+	// memoryTool is updateWorkingMemory, when the agent has working
+	// memory; offered to the runs that may write their memory.
+	memoryTool *tools.Tool
 	// local keeps runs when no Storage is configured.
 	local    storage.Runs
 	registry tools.RegistrySlot // what the agent's tools reach as ctx.Mastra()
@@ -200,6 +203,13 @@ func New(cfg Config) (*Agent, error) {
 		}
 		a.agentTools["workflow-"+k] = workflows.Tool(k, w)
 	}
+	if cfg.Memory != nil && cfg.Memory.WorkingMemory != nil {
+		t, err := a.newWorkingMemoryTool(cfg.Memory.WorkingMemory)
+		if err != nil {
+			return nil, fmt.Errorf("agent %s: %w", cfg.ID, err)
+		}
+		a.memoryTool = t
+	}
 	return a, nil
 }
 
@@ -254,6 +264,20 @@ func (a *Agent) Tools(ctx context.Context, rc *tools.RequestContext) (map[string
 		rc = tools.NewRequestContext(nil)
 	}
 	return a.runTools(ctx, runOptions{requestContext: rc})
+}
+
+// RunTool returns the tool a run of the agent calls name: one of Tools,
+// or the memory's updateWorkingMemory. An engine that runs a run's tool
+// calls apart from the run (in another process) finds them so.
+func (a *Agent) RunTool(ctx context.Context, rc *tools.RequestContext, name string) (*tools.Tool, error) {
+	if name == WorkingMemoryToolName && a.memoryTool != nil {
+		return a.memoryTool, nil
+	}
+	set, err := a.Tools(ctx, rc)
+	if err != nil {
+		return nil, err
+	}
+	return set[name], nil
 }
 
 // OwnTools returns the tools the agent was configured with (Tools and
@@ -467,6 +491,9 @@ func (a *Agent) ownTools(ctx context.Context, o runOptions) (tools.Set, error) {
 	}
 	for k, t := range a.signalTools {
 		set[k] = t
+	}
+	if a.memoryTool != nil && o.threadID != "" && a.cfg.Storage != nil && !a.cfg.Memory.ReadOnly && !o.readOnly {
+		set[WorkingMemoryToolName] = a.memoryTool
 	}
 	if a.cfg.ToolsFunc != nil {
 		dynamic, err := a.cfg.ToolsFunc(ctx, o.requestContext)

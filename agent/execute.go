@@ -139,7 +139,7 @@ func (r *run) invocation(c callState, rs *resumeInput, target *autoResumeTarget,
 		Tracer:     r.agent.cfg.Tracer,
 		ToolCallID: c.ID, ToolName: c.Name, RunID: r.opts.runID, Messages: r.report.seen,
 		RequestContext: r.opts.requestContext, Logger: r.agent.cfg.Logger, Writer: w,
-		Agent: &tools.AgentInfo{AgentID: r.agent.cfg.ID}, Mastra: r.registry(),
+		Agent: &tools.AgentInfo{AgentID: r.agent.cfg.ID, ThreadID: r.opts.threadID, ResourceID: r.opts.resourceID}, Mastra: r.registry(),
 	}
 	if rs != nil {
 		inv.ResumeData = rs.data

@@ -27,6 +27,9 @@ type MemoryOptions struct {
 	LastMessages int
 	// ReadOnly makes runs read the thread without writing to it.
 	ReadOnly bool
+	// WorkingMemory, when set, gives the agent's runs with a memory
+	// thread Mastra's working memory (see WorkingMemory).
+	WorkingMemory *WorkingMemory
 }
 
 // WithMemoryReadOnly makes this run read its thread without writing to it.
@@ -55,14 +58,18 @@ func (r *run) remember() error {
 	}
 	r.state.History = append(r.state.History, h.Messages...)
 	r.state.HistoryIDs = append(r.state.HistoryIDs, h.IDs...)
+	if wm := r.agent.cfg.Memory.WorkingMemory; wm != nil {
+		r.state.WorkingMemory = wm.instruction(h.WorkingMemory, !r.memoryWrites())
+	}
 	return nil
 }
 
 // history is what a run reads of its thread: its last messages and
-// their ids.
+// their ids, and the working memory document ("" when none).
 type history struct {
-	Messages []model.Message
-	IDs      []string
+	Messages      []model.Message
+	IDs           []string
+	WorkingMemory string `json:",omitempty"`
 }
 
 // readHistory checks the run's thread (creating it when memory is
@@ -100,6 +107,13 @@ func (r *run) readHistory(ctx context.Context) (history, error) {
 			h.Messages = append(h.Messages, msg)
 			h.IDs = append(h.IDs, m.ID)
 		}
+	}
+	if wm := r.agent.cfg.Memory.WorkingMemory; wm != nil && (wm.scope() == ScopeThread || r.opts.resourceID != "") {
+		doc, err := r.agent.WorkingMemory(ctx, threadID, r.opts.resourceID)
+		if err != nil {
+			return h, fmt.Errorf("memory: %w", err)
+		}
+		h.WorkingMemory = doc
 	}
 	return h, nil
 }
@@ -162,11 +176,15 @@ func (r *run) rememberStep(step int, p *stepState, results []model.ToolResultPar
 	if !r.memoryWrites() {
 		return nil
 	}
-	am, err := r.stored(r.messageIDOf("assistant", step), r.transcribed(p.Assistant), nil)
-	if err != nil {
-		return err
+	assistant, results := r.withoutWorkingMemoryCalls(p.Assistant, results)
+	var msgs []storage.Message
+	if len(assistant.Content) > 0 {
+		am, err := r.stored(r.messageIDOf("assistant", step), r.transcribed(assistant), nil)
+		if err != nil {
+			return err
+		}
+		msgs = append(msgs, am)
 	}
-	msgs := []storage.Message{am}
 	if len(results) > 0 {
 		tm, err := r.stored(r.messageIDOf("tool", step), r.transcribed(model.ToolMessage(results...)), nil)
 		if err != nil {
@@ -174,7 +192,34 @@ func (r *run) rememberStep(step int, p *stepState, results []model.ToolResultPar
 		}
 		msgs = append(msgs, tm)
 	}
+	if len(msgs) == 0 {
+		return nil
+	}
 	return r.saveMessages(msgs)
+}
+
+// withoutWorkingMemoryCalls is a step's assistant message and tool
+// results without the updateWorkingMemory calls and their results:
+// memory keeps the document, not the calls that wrote it (as Mastra
+// leaves them out of a thread's history).
+func (r *run) withoutWorkingMemoryCalls(assistant model.Message, results []model.ToolResultPart) (model.Message, []model.ToolResultPart) {
+	if r.agent.memoryTool == nil {
+		return assistant, results
+	}
+	kept := assistant
+	kept.Content = nil
+	for _, p := range assistant.Content {
+		if p.ToolCall == nil || p.ToolCall.ToolName != WorkingMemoryToolName {
+			kept.Content = append(kept.Content, p)
+		}
+	}
+	var rest []model.ToolResultPart
+	for _, res := range results {
+		if res.ToolName != WorkingMemoryToolName {
+			rest = append(rest, res)
+		}
+	}
+	return kept, rest
 }
 
 // transcribed returns m with the transcript transforms

@@ -78,6 +78,9 @@ func (r *run) conversation() []model.Message {
 	if s.Instructions != "" {
 		messages = append(messages, model.System(s.Instructions))
 	}
+	if s.WorkingMemory != "" {
+		messages = append(messages, model.System(s.WorkingMemory))
+	}
 	if guidance := r.kit.mcpGuidance(); guidance != "" {
 		messages = append(messages, model.System(guidance))
 	}
@@ -181,8 +184,8 @@ func (r *run) override(ov *StepOverrides, messages []model.Message, active []str
 	}
 	if ov.Instructions != nil {
 		rest := messages
-		if len(rest) > 0 && rest[0].Role == model.RoleSystem {
-			rest = rest[1:]
+		if len(rest) > 0 && rest[0].Role == model.RoleSystem && r.state.Instructions != "" {
+			rest = rest[1:] // (the instructions; another system message stays)
 		}
 		messages = append([]model.Message{model.System(*ov.Instructions)}, rest...)
 	}

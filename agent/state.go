@@ -31,6 +31,9 @@ type runState struct {
 	// Instructions is the run's system text (instructions override and
 	// structured-output additions included).
 	Instructions string `json:"instructions,omitempty"`
+	// WorkingMemory is the working memory's system message (the
+	// document as the run found it), "" without working memory.
+	WorkingMemory string `json:"workingMemory,omitempty"`
 	// Step is the number of finished steps; Usage the run's usage so far
 	// (the pending step's included).
 	Step  int         `json:"step"`

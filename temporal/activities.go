@@ -105,18 +105,17 @@ func (a *activities) callTool(ctx context.Context, call toolCall) (toolAnswer, e
 		return toolAnswer{}, err
 	}
 	rc := tools.NewRequestContext(call.RequestContext)
-	set, err := ag.Tools(ctx, rc)
+	t, err := ag.RunTool(ctx, rc, call.ToolName)
 	if err != nil {
 		return toolAnswer{}, permanent("agent %s: tools: %v", call.AgentKey, err)
 	}
-	t := set[call.ToolName]
 	if t == nil {
 		return toolAnswer{}, permanent("agent %s has no tool %q on this worker", call.AgentKey, call.ToolName)
 	}
 	w := &collector{}
 	inv := &tools.Invocation{ToolCallID: call.ToolCallID, ToolName: call.ToolName, RunID: call.RunID,
 		RequestContext: rc, Writer: w, ResumeData: call.ResumeData, SuspendPayload: call.SuspendPayload,
-		Agent: &tools.AgentInfo{AgentID: ag.ID(), SuspendedToolRunID: call.SuspendedToolRunID}, Mastra: ag.Registry()}
+		Agent: &tools.AgentInfo{AgentID: ag.ID(), SuspendedToolRunID: call.SuspendedToolRunID, ThreadID: call.ThreadID, ResourceID: call.ResourceID}, Mastra: ag.Registry()}
 	if len(call.Messages) > 0 {
 		var msgs []model.Message
 		if json.Unmarshal(call.Messages, &msgs) == nil {

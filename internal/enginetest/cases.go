@@ -363,3 +363,22 @@ func hooksAndModelOutput(t *testing.T, newRunner func(*testing.T, *mastra.Mastra
 	c.want(t, "after", 1)
 	c.want(t, "onOutput", 1)
 }
+
+// workingMemory: a run's updateWorkingMemory call stores the resource's
+// document (the tool runs where the engine runs tool calls); a run on
+// another thread of the resource is shown it.
+func workingMemory(t *testing.T, newRunner func(*testing.T, *mastra.Mastra) Runner) {
+	m := mock.NewFunc(func(req *model.Request) mock.Step {
+		switch {
+		case prompted(req, "- **First Name**: Ada"):
+			return mock.Step{Text: "Hello again, Ada."}
+		case prompted(req, "I am Ada") && req.Messages[len(req.Messages)-1].Role == model.RoleUser:
+			return mock.Step{ToolCalls: []mock.ToolCall{{ID: "wm-1", Name: agent.WorkingMemoryToolName, Args: `{"memory":"# User Information\n- **First Name**: Ada\n"}`}}}
+		}
+		return mock.Step{Text: "Noted."}
+	})
+	r := newRunner(t, registry(t, agent.Config{ID: "keeper", Model: m, Memory: &agent.MemoryOptions{WorkingMemory: &agent.WorkingMemory{}}}))
+	out := run(t, r, "keeper", Input{Prompt: "I am Ada.", ThreadID: "thread-1", ResourceID: "user-1"})
+	wantResults(t, out, `wm-1={"success":true}`)
+	wantText(t, run(t, r, "keeper", Input{Prompt: "Who am I?", ThreadID: "thread-2", ResourceID: "user-1"}), "Hello again, Ada.")
+}

@@ -70,6 +70,7 @@ var Cases = []Case{
 	{"ToolRetries", toolRetries},
 	{"HooksAndModelOutput", hooksAndModelOutput},
 	{"BackgroundTask", backgroundTask},
+	{"WorkingMemory", workingMemory},
 }
 
 // Run runs every case with the runners newRunner returns.
