@@ -111,3 +111,41 @@ func (a *Agent) workingMemory() (*WorkingMemory, storage.Store, error) {
 	}
 	return a.cfg.Memory.WorkingMemory, a.cfg.Storage, nil
 }
+
+// WorkingMemoryTemplate is what an agent's working memory shows the
+// model as the document's form (Mastra's {format, content}): the
+// Markdown template, or, in schema mode, the JSON of the empty document.
+type WorkingMemoryTemplate struct {
+	Format  string `json:"format"`
+	Content string `json:"content"`
+}
+
+// WorkingMemoryTemplate returns the agent's working memory template, or
+// nil when the agent has no working memory.
+func (a *Agent) WorkingMemoryTemplate() *WorkingMemoryTemplate {
+	wm, _, err := a.workingMemory()
+	if err != nil {
+		return nil
+	}
+	if wm.jsonMode() {
+		empty := wm.emptyObject()
+		if empty == "" {
+			empty = "{}"
+		}
+		return &WorkingMemoryTemplate{Format: "json", Content: empty}
+	}
+	return &WorkingMemoryTemplate{Format: "markdown", Content: wm.template()}
+}
+
+// WorkingMemoryScope returns where the agent's working memory documents
+// live, ScopeResource when the agent has none (Mastra's default).
+func (a *Agent) WorkingMemoryScope() WorkingMemoryScope {
+	if wm, _, err := a.workingMemory(); err == nil {
+		return wm.scope()
+	}
+	return ScopeResource
+}
+
+// HasMemory reports whether the agent keeps memory (Config.Memory and
+// Config.Storage).
+func (a *Agent) HasMemory() bool { return a.cfg.Memory != nil && a.cfg.Storage != nil }

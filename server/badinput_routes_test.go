@@ -169,6 +169,14 @@ var postInputs = map[string]routeInputs{
 	"/workflows/{workflowId}/runs/{runId}/cancel": {valid: `{}`, emptyCode: 404, wrong: []wrongInput{
 		{"unknown run", "", `{"runId":"w-started"}`, 404},
 	}},
+	"/memory/threads/{threadId}/working-memory": {query: "?agentId=calc-agent", valid: `{"workingMemory":"# Notes"}`, emptyCode: 400, wrong: []wrongInput{
+		{"workingMemory a number", "", `{"workingMemory":5}`, 400},
+		{"workingMemory empty", "", `{"workingMemory":""}`, 400},
+		{"resourceId a number", "", `{"workingMemory":"x","resourceId":5}`, 400},
+		{"no agentId", "?", `{"workingMemory":"x"}`, 400},
+		{"unknown agent", "?agentId=nope", `{"workingMemory":"x"}`, 404},
+		{"unknown thread", "", `{"workingMemory":"x"}`, 404},
+	}},
 	// The sweep's registry has no background tasks: every task is unknown.
 	"/background-tasks/{backgroundTaskId}/cancel": {valid: `{}`, emptyCode: 404, wrong: []wrongInput{
 		{"unknown task", "", `{}`, 404},

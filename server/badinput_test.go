@@ -25,7 +25,7 @@ import (
 const sweepMaxBody = 1 << 20
 
 // pathIDs are the known ids the sweep puts in a route's path.
-var pathIDs = map[string]string{"agentId": "calc-agent", "toolId": "add", "workflowId": "approve-wf", "runId": "r-unknown", "backgroundTaskId": "t-unknown"}
+var pathIDs = map[string]string{"agentId": "calc-agent", "toolId": "add", "workflowId": "approve-wf", "runId": "r-unknown", "backgroundTaskId": "t-unknown", "threadId": "thread-1"}
 
 // concretePath fills a route pattern's {params} with the known ids, or
 // with "nope" for the parameter named unknown.

@@ -195,6 +195,9 @@ func (s *Server) routeTable() []route {
 		{"GET", "/workflows/{workflowId}/runs/{runId}", s.getWorkflowRun},
 		{"POST", "/workflows/{workflowId}/runs/{runId}/cancel", s.cancelWorkflowRun},
 
+		{"GET", "/memory/threads/{threadId}/working-memory", s.getWorkingMemory},
+		{"POST", "/memory/threads/{threadId}/working-memory", s.updateWorkingMemory},
+
 		{"GET", "/background-tasks", s.listBackgroundTasks},
 		{"GET", "/background-tasks/stream", s.streamBackgroundTasks},
 		{"GET", "/background-tasks/{backgroundTaskId}", s.getBackgroundTask},

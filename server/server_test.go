@@ -111,7 +111,7 @@ func TestAPISchemaMatchesMastra(t *testing.T) {
 	served := map[string]bool{}
 	for _, rt := range f.srv.routeTable() {
 		path := rt.path
-		for _, p := range []string{"toolId", "agentId", "workflowId", "runId", "backgroundTaskId"} {
+		for _, p := range []string{"toolId", "agentId", "workflowId", "runId", "backgroundTaskId", "threadId"} {
 			path = strings.ReplaceAll(path, "{"+p+"}", ":"+p)
 		}
 		served[`"`+rt.method+`" "`+path+`"`] = true
