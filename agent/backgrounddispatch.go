@@ -31,7 +31,7 @@ func (r *run) backgroundCall(i int, c callState, t *tools.Tool, rs *resumeInput,
 	if r.agent.background.get() == nil {
 		return c, callOutcome{}, false // no background tasks: arguments as they are
 	}
-	if _, replaying := r.engine.(ReplayingEngine); replaying && !isBackgroundEngine(r.engine) {
+	if _, replaying := r.engine.(ReplayingEngine); replaying && !r.onBackgroundEngine() {
 		// A replayed loop cannot wait on the manager's goroutines itself:
 		// the call runs inline.
 		c.Args, _ = splitBackground(c.Args)
@@ -98,9 +98,8 @@ func (r *run) dispatchBackground(i int, c, inline callState, t *tools.Tool, plan
 		p.MaxRetries = &n
 	}
 	hooks := &bgtasks.Hooks{Executor: r.backgroundExecutor(inline, t, w)}
-	_, onEngine := r.backgroundEngine()
 	switch {
-	case onEngine:
+	case r.onBackgroundEngine():
 		// (the run's end writes the result: settleBackground)
 		p.ID = r.taskIDOf(c.ID)
 	case plan.disposition == tools.DispositionDeferred:

@@ -30,11 +30,11 @@ import (
 // retries, "Worker process terminated before task completed").
 type BackgroundEngine interface {
 	ReplayingEngine
-	// AwaitTask returns the task taskID of agent agentID once it has
+	// AwaitTask returns the task taskID of the run's agent once it has
 	// ended (completed, failed, cancelled, timed out) or suspended, its
 	// record as it was then; an error when the wait itself failed (the
 	// run aborted, the store unreachable for good).
-	AwaitTask(ctx context.Context, agentID, taskID string) (bgtasks.Task, error)
+	AwaitTask(ctx context.Context, taskID string) (bgtasks.Task, error)
 }
 
 // WaitBackgroundTask waits until the task taskID of the agent's manager
@@ -85,17 +85,18 @@ type enqueued struct {
 	FallbackToSync bool   `json:"fallbackToSync,omitempty"`
 }
 
-// isBackgroundEngine reports whether e is a BackgroundEngine.
-func isBackgroundEngine(e Engine) bool {
-	_, ok := e.(BackgroundEngine)
-	return ok
-}
-
 // backgroundEngine is the run's engine as a BackgroundEngine, false when
 // it is not one.
 func (r *run) backgroundEngine() (BackgroundEngine, bool) {
 	be, ok := r.engine.(BackgroundEngine)
 	return be, ok
+}
+
+// onBackgroundEngine reports whether the run's engine is a
+// BackgroundEngine.
+func (r *run) onBackgroundEngine() bool {
+	_, ok := r.backgroundEngine()
+	return ok
 }
 
 // taskIDOf is the id of the task of the run's call callID on a
@@ -117,7 +118,7 @@ type deferredTask struct {
 // deferred call c of t that this step answered with a placeholder: the
 // run's end writes the task's result in its place.
 func (r *run) deferOnEngine(taskID string, c callState, t *tools.Tool) {
-	if _, ok := r.backgroundEngine(); ok {
+	if r.onBackgroundEngine() {
 		r.deferred = append(r.deferred, deferredTask{taskID: taskID, call: c, tool: t, msgID: r.messageIDOf("tool", r.state.Step)})
 	}
 }
@@ -126,7 +127,7 @@ func (r *run) deferOnEngine(taskID string, c callState, t *tools.Tool) {
 // a BackgroundEngine, else in this process.
 func (r *run) waitForTask(taskID string) (bgtasks.Task, error) {
 	if be, ok := r.backgroundEngine(); ok {
-		return be.AwaitTask(r.ctx, r.agent.cfg.ID, taskID)
+		return be.AwaitTask(r.ctx, taskID)
 	}
 	return waitTaskEnd(r.ctx, r.agent.background.get().manager, taskID)
 }
@@ -137,7 +138,7 @@ func (r *run) waitForTask(taskID string) (bgtasks.Task, error) {
 // placeholder, as in process. A wait that fails (the run aborted) ends
 // it: the tasks go on, their outcomes in their records.
 func (r *run) settleBackground() {
-	if _, ok := r.backgroundEngine(); !ok {
+	if !r.onBackgroundEngine() {
 		return
 	}
 	for _, d := range r.deferred {
@@ -146,14 +147,11 @@ func (r *run) settleBackground() {
 			r.agent.cfg.Logger.Warn("agent: background task not awaited", "taskId", d.taskID, "error", err)
 			return
 		}
-		if task.Status != bgtasks.Completed && task.Status != bgtasks.Failed && task.Status != bgtasks.TimedOut {
-			continue
+		if typ := endEventOf(task.Status); (typ != bgCompleted && typ != bgFailed) || !r.memoryWrites() {
+			continue // (as in process: a cancelled or suspended task leaves the placeholder)
 		}
-		inj := &backgroundInjector{r: r, call: d.call, tool: d.tool, msgID: d.msgID, writes: r.memoryWrites()}
+		inj := &backgroundInjector{r: r, call: d.call, tool: d.tool, msgID: d.msgID, writes: true}
 		out := inj.output(task)
-		if !inj.writes {
-			continue
-		}
 		err = r.engine.Save(r.storageCtx(), func(ctx context.Context) error {
 			return inj.write(ctx, task, out)
 		})

@@ -33,7 +33,7 @@ type taskWait struct {
 // background-task manager (a worker's, the API's), not in this workflow;
 // the activity, heartbeating, hears of its end. A worker lost while it
 // waits costs a new wait on another worker; the run's abort cancels it.
-func (e *engine) AwaitTask(_ context.Context, _, taskID string) (bgtasks.Task, error) {
+func (e *engine) AwaitTask(_ context.Context, taskID string) (bgtasks.Task, error) {
 	ctx := e.activityContext(workflow.ActivityOptions{
 		StartToCloseTimeout: taskWaitTimeout,
 		HeartbeatTimeout:    3 * e.opts.Heartbeat,
