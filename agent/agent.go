@@ -492,7 +492,7 @@ func (a *Agent) ownTools(ctx context.Context, o runOptions) (tools.Set, error) {
 	for k, t := range a.signalTools {
 		set[k] = t
 	}
-	if a.memoryTool != nil && o.threadID != "" && a.cfg.Storage != nil && !a.cfg.Memory.ReadOnly && !o.readOnly {
+	if a.memoryTool != nil && a.memoryWrites(o) {
 		set[WorkingMemoryToolName] = a.memoryTool
 	}
 	if a.cfg.ToolsFunc != nil {

@@ -37,12 +37,19 @@ func WithMemoryReadOnly() Option { return func(o *runOptions) { o.readOnly = tru
 
 // memoryOn reports whether the run uses memory; writes whether it may
 // write to it.
-func (r *run) memoryOn() bool {
-	return r.agent.cfg.Storage != nil && r.agent.cfg.Memory != nil && r.opts.threadID != ""
+func (r *run) memoryOn() bool { return r.agent.memoryOn(r.opts) }
+
+func (r *run) memoryWrites() bool { return r.agent.memoryWrites(r.opts) }
+
+// memoryOn reports whether a run of options o uses memory: the agent
+// keeps memory and o names a thread.
+func (a *Agent) memoryOn(o runOptions) bool {
+	return a.cfg.Storage != nil && a.cfg.Memory != nil && o.threadID != ""
 }
 
-func (r *run) memoryWrites() bool {
-	return r.memoryOn() && !r.agent.cfg.Memory.ReadOnly && !r.opts.readOnly
+// memoryWrites reports whether a run of options o may write its memory.
+func (a *Agent) memoryWrites(o runOptions) bool {
+	return a.memoryOn(o) && !a.cfg.Memory.ReadOnly && !o.readOnly
 }
 
 // remember starts a run's memory: the thread is created if need be and
@@ -108,7 +115,11 @@ func (r *run) readHistory(ctx context.Context) (history, error) {
 			h.IDs = append(h.IDs, m.ID)
 		}
 	}
-	if wm := r.agent.cfg.Memory.WorkingMemory; wm != nil && (wm.scope() == ScopeThread || r.opts.resourceID != "") {
+	switch wm := r.agent.cfg.Memory.WorkingMemory; {
+	case wm == nil:
+	case wm.scope() == ScopeThread:
+		h.WorkingMemory = threadDocument(th) // (the thread read above)
+	case r.opts.resourceID != "":
 		doc, err := r.agent.WorkingMemory(ctx, threadID, r.opts.resourceID)
 		if err != nil {
 			return h, fmt.Errorf("memory: %w", err)

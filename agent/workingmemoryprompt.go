@@ -2,10 +2,11 @@ package agent
 
 import (
 	"encoding/json"
-	"slices"
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/gomastra/mastra/schema/compat"
 )
 
 // workingMemoryInstruction is the system message that shows the model
@@ -141,7 +142,7 @@ func emptyFromSchema(s *jsonschema.Schema) orderedObject {
 		return nil
 	}
 	obj := orderedObject{}
-	for _, key := range propertyOrder(s) {
+	for _, key := range compat.PropertyKeys(s) {
 		p := s.Properties[key]
 		var v any
 		switch {
@@ -163,24 +164,4 @@ func emptyFromSchema(s *jsonschema.Schema) orderedObject {
 		obj = append(obj, emptyField{key, v})
 	}
 	return obj
-}
-
-// propertyOrder is the order of s's properties: PropertyOrder where
-// set, then the rest sorted.
-func propertyOrder(s *jsonschema.Schema) []string {
-	seen := map[string]bool{}
-	var keys []string
-	for _, k := range s.PropertyOrder {
-		if _, ok := s.Properties[k]; ok && !seen[k] {
-			keys, seen[k] = append(keys, k), true
-		}
-	}
-	var rest []string
-	for k := range s.Properties {
-		if !seen[k] {
-			rest = append(rest, k)
-		}
-	}
-	slices.Sort(rest)
-	return append(keys, rest...)
 }

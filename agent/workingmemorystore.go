@@ -34,8 +34,7 @@ func (a *Agent) WorkingMemory(ctx context.Context, threadID, resourceID string) 
 		if err != nil {
 			return "", fmt.Errorf("working memory: %w", err)
 		}
-		doc, _ := th.Metadata[workingMemoryKey].(string)
-		return doc, nil
+		return threadDocument(th), nil
 	}
 	if resourceID == "" {
 		return "", memoryError("Resource ID is required for resource-scoped working memory")
@@ -98,6 +97,16 @@ func (a *Agent) SetWorkingMemory(ctx context.Context, threadID, resourceID, doc 
 type memoryError string
 
 func (e memoryError) Error() string { return string(e) }
+
+// threadDocument is the thread-scoped document th holds ("" for none, or
+// no thread).
+func threadDocument(th *storage.Thread) string {
+	if th == nil {
+		return ""
+	}
+	doc, _ := th.Metadata[workingMemoryKey].(string)
+	return doc
+}
 
 // workingMemoryKey is the thread metadata key of a thread-scoped
 // document.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/gomastra/mastra/internal/jsjson"
 	"github.com/gomastra/mastra/schema"
 	"github.com/gomastra/mastra/tools"
 )
@@ -67,13 +68,15 @@ func callerOf(ctx tools.Context) (threadID, resourceID string) {
 // against wiping what the model forgot to copy).
 func (a *Agent) replaceWorkingMemory(ctx tools.Context, wm *WorkingMemory, doc string) (workingMemoryResult, error) {
 	thread, resource := callerOf(ctx)
-	old, err := a.WorkingMemory(ctx, thread, resource)
-	if err != nil {
-		return workingMemoryResult{}, err
-	}
-	tmpl := squashSpace(wm.template())
-	if old != "" && squashSpace(doc) == tmpl && squashSpace(old) != tmpl {
-		return workingMemoryResult{Message: emptyTemplateRefusal}, nil
+	if tmpl := squashSpace(wm.template()); squashSpace(doc) == tmpl {
+		// (only the bare template needs the stored document read)
+		old, err := a.WorkingMemory(ctx, thread, resource)
+		if err != nil {
+			return workingMemoryResult{}, err
+		}
+		if old != "" && squashSpace(old) != tmpl {
+			return workingMemoryResult{Message: emptyTemplateRefusal}, nil
+		}
 	}
 	if err := a.SetWorkingMemory(ctx, thread, resource, doc); err != nil {
 		return workingMemoryResult{}, err
@@ -93,7 +96,7 @@ func (a *Agent) mergeWorkingMemory(ctx tools.Context, update any) (workingMemory
 	}
 	if s, ok := update.(string); ok {
 		if err := json.Unmarshal([]byte(s), &update); err != nil {
-			return workingMemoryResult{}, memoryError(fmt.Sprintf("Failed to parse working memory input as JSON: %v. Raw input: %s...", err, truncate(s, 500)))
+			return workingMemoryResult{}, memoryError(fmt.Sprintf("Failed to parse working memory input as JSON: %v. Raw input: %s...", err, jsonPrefix(s)))
 		}
 	}
 	old, err := a.WorkingMemory(ctx, thread, resource)
@@ -113,11 +116,11 @@ func (a *Agent) mergeWorkingMemory(ctx tools.Context, update any) (workingMemory
 	return workingMemoryResult{Success: true}, nil
 }
 
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n]
+// jsonPrefix is the first 500 characters of raw input (JavaScript's,
+// UTF-16 units), as Mastra quotes it in its parse error.
+func jsonPrefix(s string) string {
+	prefix, _ := jsjson.TruncateUTF16(s, 500)
+	return prefix
 }
 
 // mergeDocument is existing with update merged in: objects merged key by

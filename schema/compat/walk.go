@@ -63,6 +63,10 @@ func propertyKeys(s *jsonschema.Schema) []string {
 	return orderedKeys(s.Properties, s.PropertyOrder)
 }
 
+// PropertyKeys lists s's property names in the order Marshal writes
+// them: PropertyOrder first, then the others sorted.
+func PropertyKeys(s *jsonschema.Schema) []string { return propertyKeys(s) }
+
 // assign copies every keyword present in src onto dst, as JavaScript's
 // Object.assign(dst, src) does on the JSON objects: keywords src lacks are
 // left alone on dst. src's parts are shared, not copied.
