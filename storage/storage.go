@@ -135,6 +135,9 @@ type Messages interface {
 	// for a backend with a limit on a query's parameters), whatever
 	// their number.
 	GetMessages(ctx context.Context, ids []string) ([]Message, error)
+	// DeleteMessages removes the messages with the given ids, all or
+	// none; ids with no message are skipped. Their threads are kept.
+	DeleteMessages(ctx context.Context, ids []string) error
 }
 
 // Resource is what memory keeps of a resource (the user or account its

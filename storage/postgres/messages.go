@@ -125,3 +125,15 @@ func scanMessage(row pgx.Row) (storage.Message, error) {
 	m.Content, m.Metadata, m.CreatedAt = jsonValue(content), jsonValue(meta), created.UTC()
 	return m, nil
 }
+
+// DeleteMessages removes the messages with the given ids in one
+// statement; ids with no message are skipped.
+func (s *Store) DeleteMessages(ctx context.Context, ids []string) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	if _, err := s.pool.Exec(ctx, `DELETE FROM mastra_messages WHERE id = ANY($1::text[])`, ids); err != nil {
+		return storage.DatabaseFailure("delete messages", fmt.Errorf("postgres: delete messages: %w", err))
+	}
+	return nil
+}

@@ -140,3 +140,23 @@ func scanMessage(sc scanner) (storage.Message, error) {
 	m.Content, m.Metadata, m.CreatedAt = jsonValue(content), jsonValue(meta), fromMicros(created)
 	return m, nil
 }
+
+// DeleteMessages removes the messages with the given ids in one
+// statement; ids with no message are skipped.
+func (s *Store) DeleteMessages(ctx context.Context, ids []string) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	idList, err := json.Marshal(ids)
+	if err != nil {
+		return storage.DatabaseFailure("delete messages", fmt.Errorf("sqlite: delete messages: %w", err))
+	}
+	err = s.write(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `DELETE FROM mastra_messages WHERE id IN (SELECT value FROM json_each(?))`, string(idList))
+		return err
+	})
+	if err != nil {
+		return storage.DatabaseFailure("delete messages", fmt.Errorf("sqlite: delete messages: %w", err))
+	}
+	return nil
+}

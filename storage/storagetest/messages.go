@@ -2,6 +2,7 @@ package storagetest
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"reflect"
 	"testing"
@@ -20,6 +21,7 @@ var messageTests = []subtest{
 	{name: "EmptyBatch", fn: testMessageEmptyBatch},
 	{name: "GetMessagesInOrder", fn: testGetMessages},
 	{name: "GetMessagesThousands", fn: testGetMessagesMany},
+	{name: "DeleteMessages", fn: testDeleteMessages},
 }
 
 // msg builds a message of thread "t".
@@ -292,4 +294,32 @@ func testGetMessagesMany(t *testing.T, s storage.Store) {
 	}
 	checkMessage(t, &got[0], batch[n-1])
 	checkMessage(t, &got[n-1], batch[0])
+}
+
+func testDeleteMessages(t *testing.T, s storage.Store) {
+	ctx := t.Context()
+	must(t, "SaveThread", s.SaveThread(ctx, storage.Thread{ID: "t", ResourceID: "r"}))
+	var batch []storage.Message
+	for i := 1; i <= 4; i++ {
+		batch = append(batch, msg(fmt.Sprintf("m%d", i), at(10*i), fmt.Sprintf("message %d", i)))
+	}
+	must(t, "SaveMessages", s.SaveMessages(ctx, batch))
+
+	must(t, "DeleteMessages", s.DeleteMessages(ctx, []string{"m3", "nope", "m1"}))
+	got, err := s.ListMessages(ctx, "t", 0)
+	must(t, "ListMessages", err)
+	if ids := messageIDs(got); !reflect.DeepEqual(ids, []string{"m2", "m4"}) {
+		t.Errorf("after deleting m1 and m3: %v, want [m2 m4]", ids)
+	}
+	if _, err := s.GetMessage(ctx, "m3"); !errors.Is(err, storage.ErrNotFound) {
+		t.Errorf("GetMessage(m3) after its delete: %v, want ErrNotFound", err)
+	}
+	if _, err := s.GetThread(ctx, "t"); err != nil {
+		t.Errorf("the thread went with its messages: %v", err)
+	}
+	must(t, "DeleteMessages(none)", s.DeleteMessages(ctx, nil))
+	must(t, "DeleteMessages(missing)", s.DeleteMessages(ctx, []string{"nope"}))
+	if got, _ := s.ListMessages(ctx, "t", 0); len(got) != 2 {
+		t.Errorf("deleting nothing removed messages: %v", messageIDs(got))
+	}
 }
