@@ -98,7 +98,8 @@ type Threads interface {
 	SaveThread(ctx context.Context, t Thread) error
 	// GetThread returns the thread, or ErrNotFound.
 	GetThread(ctx context.Context, id string) (*Thread, error)
-	// ListThreads returns the resource's threads, newest first.
+	// ListThreads returns the resource's threads, newest first; every
+	// thread when resourceID is "".
 	ListThreads(ctx context.Context, resourceID string) ([]Thread, error)
 	// DeleteThread removes the thread, its messages and its state.
 	DeleteThread(ctx context.Context, id string) error

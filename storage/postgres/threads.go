@@ -48,10 +48,10 @@ func (s *Store) GetThread(ctx context.Context, id string) (*storage.Thread, erro
 	return &t, nil
 }
 
-// ListThreads returns the resource's threads, newest CreatedAt first
+// ListThreads returns the resource's threads (every thread for ""), newest CreatedAt first
 // (ties: last created first).
 func (s *Store) ListThreads(ctx context.Context, resourceID string) ([]storage.Thread, error) {
-	rows, err := s.pool.Query(ctx, `SELECT `+threadColumns+` FROM mastra_threads WHERE resource_id = $1
+	rows, err := s.pool.Query(ctx, `SELECT `+threadColumns+` FROM mastra_threads WHERE $1 = '' OR resource_id = $1
 		ORDER BY created_at DESC, seq DESC`, resourceID)
 	if err != nil {
 		return nil, storage.DatabaseFailure("list threads", fmt.Errorf("postgres: list threads of %s: %w", resourceID, err))

@@ -47,11 +47,11 @@ func (s *Store) GetThread(ctx context.Context, id string) (*storage.Thread, erro
 	return &t, nil
 }
 
-// ListThreads returns the resource's threads, newest CreatedAt first
+// ListThreads returns the resource's threads (every thread for ""), newest CreatedAt first
 // (ties: last created first).
 func (s *Store) ListThreads(ctx context.Context, resourceID string) ([]storage.Thread, error) {
 	rows, err := s.r.QueryContext(ctx, `SELECT id, resource_id, title, metadata, created_at, updated_at
-		FROM mastra_threads WHERE resource_id = ? ORDER BY created_at DESC, rowid DESC`, resourceID)
+		FROM mastra_threads WHERE ? = '' OR resource_id = ? ORDER BY created_at DESC, rowid DESC`, resourceID, resourceID)
 	if err != nil {
 		return nil, storage.DatabaseFailure("list threads", fmt.Errorf("sqlite: list threads of %s: %w", resourceID, err))
 	}

@@ -139,6 +139,11 @@ func testThreadList(t *testing.T, s storage.Store) {
 	if ids := threadIDs(got); !reflect.DeepEqual(ids, []string{"x"}) {
 		t.Errorf("ListThreads r2 = %v, want [x]", ids)
 	}
+	got, err = s.ListThreads(ctx, "")
+	must(t, "ListThreads all", err)
+	if ids := threadIDs(got); !reflect.DeepEqual(ids, []string{"x", "c", "b", "a"}) {
+		t.Errorf("ListThreads \"\" = %v, want every thread, [x c b a]", ids)
+	}
 	got, err = s.ListThreads(ctx, "nobody")
 	must(t, "ListThreads nobody", err)
 	if len(got) != 0 {
