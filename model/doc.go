@@ -13,6 +13,19 @@
 // marshalled exactly as the AI SDK does. Package model/mock is a scripted
 // model for tests.
 //
+// # Embedding models
+//
+// [EmbeddingModel] is the AI SDK's EmbeddingModel for texts, which Mastra's
+// Memory takes as its embedder for semantic recall: Embed turns values
+// into one vector each, in their order, in one provider call of at most
+// MaxValuesPerCall values; [EmbedMany] splits any number of values into
+// such calls, as the AI SDK's embedMany does. [Router.ResolveEmbedding]
+// and [Router.Embedder] resolve Mastra's embedder ids
+// ("openai/text-embedding-3-small", "google/gemini-embedding-001",
+// "ollama/nomic-embed-text") from the registered entries that offer
+// embedding models ([Provider].NewEmbedding). [CosineSimilarity] compares
+// two vectors. Package model/mock has a deterministic embedder for tests.
+//
 // # Tool result output
 //
 // [ToolResultOutput] is the AI SDK's tool result output (ToolResultOutput in
