@@ -25,3 +25,23 @@ func ExampleNew() {
 	// tool-calls 1 ""
 	// stop 0 "It is sunny in Paris."
 }
+
+// Texts sharing words are similar: a deterministic embedder for
+// semantic recall tests.
+func ExampleNewEmbedder() {
+	e := mock.NewEmbedder(0)
+	res, err := model.EmbedMany(context.Background(), e, []string{
+		"My favourite food is grilled sardines",
+		"The weather in Paris was rainy",
+	}, nil)
+	if err != nil {
+		panic(err)
+	}
+	query := e.Vector("Which food do I like?")
+	for i, v := range res.Vectors {
+		fmt.Printf("%d %.2f\n", i, model.CosineSimilarity(query, v))
+	}
+	// Output:
+	// 0 0.18
+	// 1 0.00
+}

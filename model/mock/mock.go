@@ -3,6 +3,10 @@
 // scripted Step (text, reasoning, tool calls with streamed arguments,
 // usage, errors, delays) exactly as a real provider would stream it, and
 // records the request it was given.
+//
+// [Embedder] is a deterministic embedding model for tests of semantic
+// recall: a text's vector is computed from its words, so texts sharing
+// words are similar, with no script and no network.
 package mock
 
 import (
