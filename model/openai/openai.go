@@ -15,15 +15,17 @@
 //
 // Chat Completions, for OpenAI and OpenAI-compatible servers (xAI,
 // OpenRouter, Groq, DeepSeek, Ollama, vLLM, …), is package
-// github.com/gomastra/mastra/model/openai/chat.
+// github.com/gomastra/mastra/model/openai/chat; embedding models
+// (the embeddings API, OpenAI's and compatible servers') are package
+// github.com/gomastra/mastra/model/openai/embedding.
 //
 // This package never imports the SDK's root package
 // (github.com/openai/openai-go/v3), directly or through another package:
 // that package's initialisation registers every type of every OpenAI API,
 // which roughly doubles the size of a program using only the Responses
 // API. It uses the SDK's responses, option, shared and packages/*
-// packages only. Package chat, which needs the root package for Chat
-// Completions, is the one that links it.
+// packages only. Packages chat and embedding, which need the root package
+// for Chat Completions and the Embeddings API, are the ones that link it.
 //
 // [Providers] returns this package's entry for a [model.Router]:
 //

@@ -1,5 +1,6 @@
 // Package core is what the Responses model (package openai) and the Chat
-// Completions model (package chat) share: the client options built from a
+// Completions model (package chat) share, and the embedding model
+// (package embedding) with them: the client options built from a
 // Config, the HTTP error type, the driving of a server-sent event stream
 // (and the lenient JSON member types its events are decoded into), the
 // provider-option keys, per-call request options and the prompt
