@@ -41,3 +41,33 @@ func ExampleNew() {
 	// Hello there!
 	// stop 5
 }
+
+func ExampleNewEmbedding() {
+	// A stand-in for the Gemini API's batchEmbedContents.
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, `{"embeddings":[{"values":[0.6,0.8]},{"values":[0,1]}]}`)
+	}))
+	defer srv.Close()
+
+	e, err := google.NewEmbedding("gemini-embedding-001", google.EmbeddingConfig{
+		APIKey: "test-key", BaseURL: srv.URL, TaskType: "RETRIEVAL_DOCUMENT",
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	res, err := model.EmbedMany(context.Background(), e, []string{"sunny beach", "rainy city"}, nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(e.Provider(), e.ModelID(), e.MaxValuesPerCall())
+	fmt.Println(res.Vectors)
+	fmt.Printf("%.1f\n", model.CosineSimilarity(res.Vectors[0], res.Vectors[1]))
+	// Output:
+	// google.generative-ai gemini-embedding-001 100
+	// [[0.6 0.8] [0 1]]
+	// 0.8
+}

@@ -10,6 +10,10 @@
 // mapped to [model.StreamPart]s; Gemini sends whole function calls, so each
 // one becomes a tool-input-start, a single tool-input-delta holding the
 // arguments' JSON, a tool-input-end and a tool-call.
+//
+// [EmbeddingModel] is a [model.EmbeddingModel] for Gemini's embedding
+// models ("gemini-embedding-001"), the AI SDK's Google embedding model on
+// the SDK's embed content call.
 package google
 
 import (
@@ -60,6 +64,15 @@ func New(modelID string, cfg Config) (*Model, error) {
 	if modelID == "" {
 		return nil, errors.New("google: empty model id")
 	}
+	client, err := newClient(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return &Model{modelID: modelID, client: client}, nil
+}
+
+// newClient is the SDK's client for the Gemini API configured by cfg.
+func newClient(cfg Config) (*genai.Client, error) {
 	key := cfg.APIKey
 	if key == "" {
 		key = os.Getenv("GOOGLE_GENERATIVE_AI_API_KEY")
@@ -77,20 +90,29 @@ func New(modelID string, cfg Config) (*Model, error) {
 	if err != nil {
 		return nil, fmt.Errorf("google: %w", err)
 	}
-	return &Model{modelID: modelID, client: client}, nil
+	return client, nil
 }
 
 // Providers returns this package's entry for a [model.Router]: "google",
 // keyed by GOOGLE_GENERATIVE_AI_API_KEY, its base URL overridden by
-// GOOGLE_GENERATIVE_AI_BASE_URL.
+// GOOGLE_GENERATIVE_AI_BASE_URL, offering language models and embedding
+// models ([NewEmbedding]).
 //
 //	r := model.NewRouter(os.Getenv, google.Providers()...)
 //	m, err := r.ResolveID("google/gemini-2.5-flash")
+//	e, err := r.ResolveEmbeddingID("google/gemini-embedding-001")
 func Providers() []model.Provider {
 	return []model.Provider{{
 		Name: ProviderName, APIKeyEnv: "GOOGLE_GENERATIVE_AI_API_KEY", BaseURLEnv: "GOOGLE_GENERATIVE_AI_BASE_URL",
 		New: func(modelID, apiKey, baseURL string, headers map[string]string) (model.LanguageModel, error) {
 			m, err := New(modelID, Config{APIKey: apiKey, BaseURL: baseURL, Headers: headers})
+			if err != nil {
+				return nil, err
+			}
+			return m, nil
+		},
+		NewEmbedding: func(modelID, apiKey, baseURL string, headers map[string]string) (model.EmbeddingModel, error) {
+			m, err := NewEmbedding(modelID, EmbeddingConfig{APIKey: apiKey, BaseURL: baseURL, Headers: headers})
 			if err != nil {
 				return nil, err
 			}
