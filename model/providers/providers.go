@@ -12,6 +12,13 @@
 //	deepseek/…    DEEPSEEK_API_KEY, DEEPSEEK_BASE_URL (package model/openai/chat, api.deepseek.com)
 //	ollama/…      OLLAMA_BASE_URL (package model/openai/chat; default http://localhost:11434/v1; no key)
 //
+// and Mastra's embedder ids, with the same variables (model.Router's
+// ResolveEmbedding and Embedder):
+//
+//	openai/…      e.g. openai/text-embedding-3-small (package model/openai/embedding)
+//	google/…      e.g. google/gemini-embedding-001 (package model/google)
+//	ollama/…      e.g. ollama/nomic-embed-text (package model/openai/embedding, Ollama's /v1/embeddings)
+//
 // A model config's URL and APIKey override the environment. Nothing is
 // dialled when a model is resolved.
 //
@@ -33,6 +40,7 @@ import (
 	"github.com/gomastra/mastra/model/google"
 	"github.com/gomastra/mastra/model/openai"
 	"github.com/gomastra/mastra/model/openai/chat"
+	"github.com/gomastra/mastra/model/openai/embedding"
 )
 
 // Default returns a router with every provider above, reading the
@@ -47,8 +55,16 @@ func Default(getenv func(string) string) *model.Router {
 			ps[i].New = chatOrResponses(ps[i].New)
 		}
 	}
-	return model.NewRouter(getenv, ps...)
+	// The entries of embedding models only, joining the language models
+	// of the same names.
+	return model.NewRouter(getenv, append(ps, embedding.Providers()...)...)
 }
+
+// Embedder returns the embedding model named id
+// ("openai/text-embedding-3-small"), resolved with Default(os.Getenv)
+// (see model.Router.Embedder: a missing key becomes the error of its
+// calls, naming the variable).
+func Embedder(id string) model.EmbeddingModel { return Default(os.Getenv).Embedder(id) }
 
 // responsesOrChat is the "openai" entry's constructor: responses (the
 // Responses API) for OpenAI's own API, Chat Completions (provider id

@@ -2,7 +2,11 @@ package providers
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
@@ -88,5 +92,80 @@ func TestModelFailsOnItsCallsWhenAKeyIsMissing(t *testing.T) {
 	ok := Default(func(k string) string { return map[string]string{"OPENAI_API_KEY": "sk-test"}[k] }).Model("openai/gpt-5.6-sol")
 	if ok.ModelID() != "gpt-5.6-sol" || !strings.HasPrefix(ok.Provider(), "openai") {
 		t.Errorf("resolved: %s %s", ok.Provider(), ok.ModelID())
+	}
+}
+
+// Mastra's embedder ids resolve beside the language models of the same
+// providers.
+func TestDefaultRouterEmbeddings(t *testing.T) {
+	env := map[string]string{"OPENAI_API_KEY": "sk-o", "GOOGLE_GENERATIVE_AI_API_KEY": "g"}
+	r := Default(func(k string) string { return env[k] })
+	for id, want := range map[string]struct {
+		provider string
+		max      int
+	}{
+		"openai/text-embedding-3-small": {"openai.embedding", 2048},
+		"google/gemini-embedding-001":   {"google.generative-ai", 100},
+		"ollama/nomic-embed-text":       {"ollama.embedding", 2048},
+	} {
+		e, err := r.ResolveEmbeddingID(id)
+		if err != nil {
+			t.Errorf("%s: %v", id, err)
+			continue
+		}
+		_, modelID, _ := model.ParseID(id)
+		if e.Provider() != want.provider || e.ModelID() != modelID || e.MaxValuesPerCall() != want.max {
+			t.Errorf("%s: %s %s %d", id, e.Provider(), e.ModelID(), e.MaxValuesPerCall())
+		}
+	}
+	if got, want := r.EmbeddingProviders(), []string{"google", "ollama", "openai"}; !slices.Equal(got, want) {
+		t.Errorf("embedding providers %v", got)
+	}
+	// The language models of the same names are still there.
+	for _, id := range []string{"openai/gpt-5.6-sol", "ollama/llama3.2", "google/gemini-2.5-flash"} {
+		if _, err := r.ResolveID(id); err != nil {
+			t.Errorf("%s: %v", id, err)
+		}
+	}
+	var unknown *model.UnknownProviderError
+	if _, err := r.ResolveEmbeddingID("anthropic/x"); !errors.As(err, &unknown) || !unknown.Embedding {
+		t.Errorf("anthropic: %v", err)
+	}
+	e := Default(func(string) string { return "" }).Embedder("openai/text-embedding-3-small")
+	_, err := model.EmbedMany(context.Background(), e, []string{"x"}, nil)
+	var missing *model.MissingKeyError
+	if !errors.As(err, &missing) || missing.EnvVar != "OPENAI_API_KEY" {
+		t.Errorf("missing key: %v", err)
+	}
+}
+
+// Ollama's embeddings through the default router, against a local
+// stand-in for its /v1/embeddings.
+func TestDefaultRouterOllamaEmbeddings(t *testing.T) {
+	var body map[string]any
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/v1/embeddings" {
+			http.NotFound(w, r)
+			return
+		}
+		_ = json.NewDecoder(r.Body).Decode(&body)
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, `{"object":"list","data":[{"object":"embedding","embedding":[0.5,0.5],"index":0}],"model":"nomic-embed-text","usage":{"prompt_tokens":2,"total_tokens":2}}`)
+	}))
+	defer srv.Close()
+	env := map[string]string{"OLLAMA_BASE_URL": srv.URL + "/v1"}
+	e, err := Default(func(k string) string { return env[k] }).ResolveEmbeddingID("ollama/nomic-embed-text")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := model.EmbedMany(context.Background(), e, []string{"hello"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Vectors) != 1 || len(res.Vectors[0]) != 2 || res.Usage.Tokens != 2 {
+		t.Errorf("result %+v", res)
+	}
+	if body["model"] != "nomic-embed-text" || body["encoding_format"] != "float" {
+		t.Errorf("body %v", body)
 	}
 }
