@@ -3,6 +3,8 @@ package model
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -148,5 +150,29 @@ func TestEmbedderFailsOnItsCallsWhenItCannotBeResolved(t *testing.T) {
 	ok := NewRouter(nil, fakeEmbeddingProvider("ollama", "", "", "", true)).Embedder("ollama/nomic-embed-text")
 	if ok.Provider() != "ollama.embedding" {
 		t.Errorf("resolved: %s", ok.Provider())
+	}
+}
+
+// Every shipped embedding package is a package of gomastra's model tree
+// with a Providers function.
+func TestShippedEmbeddingPackagesExist(t *testing.T) {
+	for _, s := range ShippedProviders() {
+		if s.EmbeddingPackage == "" {
+			continue
+		}
+		rel, ok := strings.CutPrefix(s.EmbeddingPackage, "github.com/gomastra/mastra/model/")
+		if !ok {
+			t.Errorf("%s: package %s", s.Name, s.EmbeddingPackage)
+			continue
+		}
+		files, _ := filepath.Glob(filepath.Join(filepath.FromSlash(rel), "*.go"))
+		found := false
+		for _, f := range files {
+			b, _ := os.ReadFile(f)
+			found = found || !strings.HasSuffix(f, "_test.go") && strings.Contains(string(b), "\nfunc Providers() []model.Provider {")
+		}
+		if !found {
+			t.Errorf("%s: no func Providers in %s", s.Name, rel)
+		}
 	}
 }
