@@ -3,7 +3,6 @@ package processors
 import (
 	"math"
 	"unicode"
-	"unicode/utf8"
 )
 
 // Counter counts the tokens of a text. TokenLimiter counts with one.
@@ -42,18 +41,20 @@ var Estimate Counter = CounterFunc(EstimateTokens)
 // and code; for an exact count use a BPE Counter (package
 // processors/o200k).
 func EstimateTokens(text string) int {
-	n := 0
-	for len(text) > 0 {
-		k := runKind(text)
-		end := len(text)
-		for i, r := range text {
-			if i > 0 && classOf(r) != k {
-				end = i
-				break
+	n, kind := 0, -1
+	var seg segment
+	for _, r := range text {
+		k := classOf(r)
+		if k != kind {
+			if kind >= 0 {
+				n += seg.tokens(kind)
 			}
+			seg, kind = segment{accent: noAccent}, k
 		}
-		n += segmentTokens(text[:end], k)
-		text = text[end:]
+		seg.add(r)
+	}
+	if kind >= 0 {
+		n += seg.tokens(kind)
 	}
 	return n
 }
@@ -65,47 +66,70 @@ const (
 	kindPunct
 )
 
-func runKind(s string) int {
-	r, _ := utf8.DecodeRuneInString(s)
-	return classOf(r)
-}
+// asciiKinds are the kinds of the ASCII characters.
+var asciiKinds = func() (t [128]int8) {
+	for r := range rune(128) {
+		switch {
+		case isJSSpace(r):
+			t[r] = kindSpace
+		case isPunct(r):
+			t[r] = kindPunct
+		}
+	}
+	return t
+}()
 
 func classOf(r rune) int {
-	switch {
-	case isJSSpace(r):
+	if r < 128 {
+		return int(asciiKinds[r])
+	}
+	if isJSSpace(r) {
 		return kindSpace
-	case isPunct(r):
-		return kindPunct
 	}
 	return kindOther
 }
 
-// segmentTokens is the estimate of one run of kind k.
-func segmentTokens(seg string, k int) int {
-	if k == kindSpace {
-		return 0
+// segment is what a run's estimate depends on, gathered a character at
+// a time.
+type segment struct {
+	units, runes  int  // UTF-16 code units, code points
+	cjk, nonDigit bool // holds a CJK character, a character not a digit
+	accent        int  // the first accent class with a letter in the run
+}
+
+func (s *segment) add(r rune) {
+	s.runes++
+	s.units += utf16Units(r)
+	if r < '0' || r > '9' {
+		s.nonDigit = true
 	}
-	cjk, digits, units := false, true, 0
-	for _, r := range seg {
+	if r >= 0xC0 {
 		if isCJK(r) {
-			cjk = true
+			s.cjk = true
 		}
-		if r < '0' || r > '9' {
-			digits = false
+		if c, ok := accentOf[r]; ok && c < s.accent {
+			s.accent = c
 		}
-		units += utf16Units(r)
 	}
+}
+
+// tokens is the estimate of a run of kind k.
+func (s *segment) tokens(k int) int {
 	switch {
-	case cjk:
-		return utf8.RuneCountInString(seg)
-	case digits:
-		return 1
-	case units <= 3:
+	case k == kindSpace:
+		return 0
+	case s.cjk:
+		return s.runes
+	case !s.nonDigit, s.units <= 3:
 		return 1
 	case k == kindPunct:
-		return (units + 1) / 2
+		return (s.units + 1) / 2
 	}
-	return int(math.Ceil(float64(units) / charsPerToken(seg)))
+	perTok := 6.0
+	if s.accent != noAccent {
+		perTok = accentClasses[s.accent].perTok
+	}
+	return int(math.Ceil(float64(s.units) / perTok))
 }
 
 func utf16Units(r rune) int {
@@ -154,7 +178,7 @@ func isCJK(r rune) bool {
 
 // Accented letters and the characters per token of a run holding one, in
 // tokenx's order of precedence (its patterns are case-insensitive).
-var accentClasses = []struct {
+var accentClasses = [...]struct {
 	letters string
 	perTok  float64
 }{
@@ -163,28 +187,20 @@ var accentClasses = []struct {
 	{"ąćęłńóśźżěščřžýůúďťň", 3.5},
 }
 
-// accentSets holds each class's letters and their upper-case forms.
-var accentSets = func() []map[rune]bool {
-	sets := make([]map[rune]bool, len(accentClasses))
-	for i, c := range accentClasses {
-		sets[i] = map[rune]bool{}
-		for _, r := range c.letters {
-			sets[i][r] = true
-			if u := unicode.ToUpper(r); u >= 0x80 {
-				sets[i][u] = true
-			}
-		}
-	}
-	return sets
-}()
+// noAccent is a run's accent class when it holds no accented letter.
+const noAccent = len(accentClasses)
 
-func charsPerToken(seg string) float64 {
-	for i, set := range accentSets {
-		for _, r := range seg {
-			if r >= 0xC0 && set[r] {
-				return accentClasses[i].perTok
+// accentOf maps each accented letter, and its upper-case form, to the
+// first class that has it.
+var accentOf = func() map[rune]int {
+	m := map[rune]int{}
+	for i := len(accentClasses) - 1; i >= 0; i-- {
+		for _, r := range accentClasses[i].letters {
+			m[r] = i
+			if u := unicode.ToUpper(r); u >= 0x80 {
+				m[u] = i
 			}
 		}
 	}
-	return 6
-}
+	return m
+}()

@@ -2,6 +2,7 @@ package o200k
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"testing"
 )
@@ -25,4 +26,23 @@ func TestCountMatchesJSTiktoken(t *testing.T) {
 			t.Errorf("Count(%q) = %d, js-tiktoken o200k_base gives %d", r.Text, got, r.O200k)
 		}
 	}
+}
+
+// Counts published for o200k_base (GPT-4o's tokenizer).
+func TestKnownCounts(t *testing.T) {
+	for text, want := range map[string]int{
+		"Hello, world!": 4,
+		"The quick brown fox jumps over the lazy dog.": 10,
+		"":            0,
+		"hello world": 2,
+	} {
+		if got := Count(text); got != want {
+			t.Errorf("Count(%q) = %d, want %d", text, got, want)
+		}
+	}
+}
+
+func ExampleCount() {
+	fmt.Println(Count("Hello, world!"))
+	// Output: 4
 }
