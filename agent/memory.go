@@ -97,11 +97,7 @@ func (r *run) readHistory(ctx context.Context) (history, error) {
 	case r.opts.resourceID != "" && th.ResourceID != "" && th.ResourceID != r.opts.resourceID:
 		return h, fmt.Errorf("memory: thread %s belongs to resource %s, not %s", threadID, th.ResourceID, r.opts.resourceID)
 	}
-	n := r.agent.cfg.Memory.LastMessages
-	if n == 0 {
-		n = 10
-	}
-	if n > 0 {
+	if n := r.agent.LastMessages(); n > 0 {
 		stored, err := store.ListMessages(ctx, threadID, n)
 		if err != nil {
 			return h, fmt.Errorf("memory: %w", err)

@@ -158,3 +158,20 @@ func (a *Agent) WorkingMemoryScope() WorkingMemoryScope {
 // HasMemory reports whether the agent keeps memory (Config.Memory and
 // Config.Storage).
 func (a *Agent) HasMemory() bool { return a.cfg.Memory != nil && a.cfg.Storage != nil }
+
+// LastMessages returns how many of a thread's latest messages the
+// agent's runs are given (MemoryOptions.LastMessages, 10 by default),
+// or -1 when none are; 0 when the agent keeps no memory.
+func (a *Agent) LastMessages() int {
+	if !a.HasMemory() {
+		return 0
+	}
+	switch n := a.cfg.Memory.LastMessages; {
+	case n == 0:
+		return 10
+	case n < 0:
+		return -1
+	default:
+		return n
+	}
+}

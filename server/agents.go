@@ -24,15 +24,24 @@ import (
 // then by registry key. 404 "Agent with id <id> not found".
 func (s *Server) agent(r *http.Request) (*agent.Agent, error) {
 	id := r.PathValue("agentId")
-	for _, key := range s.m.AgentKeys() {
-		if a, err := s.m.GetAgent(key); err == nil && a.ID() == id {
-			return a, nil
-		}
-	}
-	if a, err := s.m.GetAgent(id); err == nil {
+	if a := s.agentByID(id); a != nil {
 		return a, nil
 	}
 	return nil, errorf(http.StatusNotFound, "Agent with id "+id+" not found")
+}
+
+// agentByID is the agent with that id, else the one registered under
+// that key, else nil.
+func (s *Server) agentByID(id string) *agent.Agent {
+	for _, key := range s.m.AgentKeys() {
+		if a, err := s.m.GetAgent(key); err == nil && a.ID() == id {
+			return a
+		}
+	}
+	if a, err := s.m.GetAgent(id); err == nil {
+		return a
+	}
+	return nil
 }
 
 // GET /agents: {agentId: agent info}, keyed by agent id as Mastra does

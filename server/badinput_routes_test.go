@@ -177,6 +177,28 @@ var postInputs = map[string]routeInputs{
 		{"unknown agent", "?agentId=nope", `{"workingMemory":"x"}`, 404},
 		{"unknown thread", "", `{"workingMemory":"x"}`, 404},
 	}},
+	"/memory/threads": {query: "?agentId=calc-agent", valid: `{"resourceId":"r1","threadId":"bad-input-thread"}`, emptyCode: 400, wrong: []wrongInput{
+		{"resourceId missing", "", `{"title":"x"}`, 400},
+		{"resourceId a number", "", `{"resourceId":5}`, 400},
+		{"metadata an array", "", `{"resourceId":"r1","metadata":[]}`, 400},
+		{"no agentId", "?", `{"resourceId":"r1"}`, 400},
+		{"unknown agent", "?agentId=nope", `{"resourceId":"r1"}`, 404},
+	}},
+	"/memory/save-messages": {query: "?agentId=calc-agent", valid: `{"messages":[]}`, emptyCode: 400, wrong: []wrongInput{
+		{"messages missing", "", `{}`, 400},
+		{"messages an object", "", `{"messages":{}}`, 400},
+		{"a message without its thread", "", `{"messages":[{"role":"user","content":"x"}]}`, 400},
+		{"a message of an unknown role", "", `{"messages":[{"threadId":"t","resourceId":"r","role":"nope","content":"x"}]}`, 400},
+		{"a bad createdAt", "", `{"messages":[{"threadId":"t","resourceId":"r","role":"user","content":"x","createdAt":"soon"}]}`, 400},
+		{"unknown thread", "", `{"messages":[{"threadId":"nope","resourceId":"r","role":"user","content":"x"}]}`, 404},
+		{"unknown agent", "?agentId=nope", `{"messages":[]}`, 404},
+	}},
+	"/memory/messages/delete": {query: "?agentId=calc-agent", valid: `{"messageIds":["nope"]}`, emptyCode: 400, wrong: []wrongInput{
+		{"messageIds missing", "", `{}`, 400},
+		{"messageIds a number", "", `{"messageIds":5}`, 400},
+		{"messageIds holding a number", "", `{"messageIds":["a",5]}`, 400},
+		{"no agentId", "?", `{"messageIds":"a"}`, 400},
+	}},
 	// The sweep's registry has no background tasks: every task is unknown.
 	"/background-tasks/{backgroundTaskId}/cancel": {valid: `{}`, emptyCode: 404, wrong: []wrongInput{
 		{"unknown task", "", `{}`, 404},

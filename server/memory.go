@@ -27,12 +27,7 @@ func (s *Server) memoryAgent(r *http.Request) (*agent.Agent, error) {
 	if id == "" {
 		return nil, invalidQuery(wire.Issue{Field: "agentId", Message: zodmsg.Expected("string", nil)})
 	}
-	r.SetPathValue("agentId", id)
-	a, err := s.agent(r)
-	if err != nil {
-		return nil, nil
-	}
-	return a, nil
+	return s.agentByID(id), nil
 }
 
 // GET /memory/threads/{threadId}/working-memory?agentId=&resourceId= ->

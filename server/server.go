@@ -195,6 +195,16 @@ func (s *Server) routeTable() []route {
 		{"GET", "/workflows/{workflowId}/runs/{runId}", s.getWorkflowRun},
 		{"POST", "/workflows/{workflowId}/runs/{runId}/cancel", s.cancelWorkflowRun},
 
+		{"GET", "/memory/status", s.memoryStatus},
+		{"GET", "/memory/config", s.memoryConfig},
+		{"GET", "/memory/threads", s.listThreads},
+		{"POST", "/memory/threads", s.createThread},
+		{"GET", "/memory/threads/{threadId}", s.getThread},
+		{"PATCH", "/memory/threads/{threadId}", s.updateThread},
+		{"DELETE", "/memory/threads/{threadId}", s.deleteThread},
+		{"GET", "/memory/threads/{threadId}/messages", s.listThreadMessages},
+		{"POST", "/memory/save-messages", s.saveMessages},
+		{"POST", "/memory/messages/delete", s.deleteMessages},
 		{"GET", "/memory/threads/{threadId}/working-memory", s.getWorkingMemory},
 		{"POST", "/memory/threads/{threadId}/working-memory", s.updateWorkingMemory},
 
