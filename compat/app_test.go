@@ -25,8 +25,8 @@ import (
 // The apps below mirror the TypeScript servers the recordings were
 // made with: the anchor's server/server.mjs plus the two workflows of
 // cmd/mastra/testdata/captured/server-wf.mjs (the "anchor" app),
-// testdata/twin/twin-server.mjs (both apps; its "flows" app exists only for
-// this gate), and cmd/mastra/testdata/captured/server-toolerror.mjs (the
+// testdata/twin/twin-server.mjs (all three apps; its "flows" and "memory"
+// apps exist only for this gate), and cmd/mastra/testdata/captured/server-toolerror.mjs (the
 // "broken" app). Ids, names, descriptions, instructions and schemas must stay
 // equal to theirs, or the outputs compared with the recordings differ.
 
@@ -288,6 +288,29 @@ func flowsApp(t testing.TB) *mastra.Mastra {
 			tools.Set{"confirm-add": confirmAddTool()}), "suspendAgent"),
 		m.AddAgent(flow("browser-agent", "Adds with the caller's own browserAdd tool.", "browserAdd", nil), "browserAgent"),
 	} {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	return m
+}
+
+// memoryApp is the twin's memory app: memory-agent keeps threads
+// (memory with its defaults); plain-agent keeps none.
+func memoryApp(t testing.TB) *mastra.Mastra {
+	t.Helper()
+	st := openStore(t)
+	keeper := newAgent(t, st, agent.Config{ID: "memory-agent", Name: "memory-agent",
+		Description: "Adds numbers and remembers the conversation.", Instructions: "You add numbers using the add tool.",
+		Tools: tools.Set{"add": addTool()}}, "add")
+	plain, err := agent.New(agent.Config{ID: "plain-agent", Name: "plain-agent",
+		Description: "Adds numbers and keeps no memory.", Instructions: "You add numbers using the add tool.",
+		Tools: tools.Set{"add": addTool()}, Model: scriptedModel("add"), Logger: quiet})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := mastra.New(mastra.Config{Logger: quiet})
+	for _, err := range []error{m.AddAgent(keeper, "memoryAgent"), m.AddAgent(plain, "plainAgent")} {
 		if err != nil {
 			t.Fatal(err)
 		}

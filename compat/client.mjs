@@ -3,11 +3,13 @@
 //
 //   {"steps":[{"name", "ok", "error"?, "value", "log"}...]}
 //
-// Usage: node client.mjs <anchorURL> <flowsURL>
+// Usage: node client.mjs <anchorURL> <flowsURL> <memoryURL>
 //
 // anchorURL serves the anchor app (calc-agent, the add tool, the double-wf
 // and approve-wf workflows); flowsURL the flows app (approval-agent,
-// suspend-agent, browser-agent). Both apps are described in app_test.go.
+// suspend-agent, browser-agent); memoryURL the memory app (memory-agent,
+// which keeps threads, and plain-agent, which does not). The apps are
+// described in app_test.go.
 //
 // Every step runs, even after another failed. A step checks what the client
 // got (ok false and error say which check failed) and reports in value what
@@ -18,15 +20,16 @@ import { MastraClient } from '@mastra/client-js';
 import { z } from 'zod';
 import assert from 'node:assert/strict';
 
-const [anchorURL, flowsURL] = process.argv.slice(2);
-if (!anchorURL || !flowsURL) {
-  process.stderr.write('usage: node client.mjs <anchorURL> <flowsURL>\n');
+const [anchorURL, flowsURL, memoryURL] = process.argv.slice(2);
+if (!anchorURL || !flowsURL || !memoryURL) {
+  process.stderr.write('usage: node client.mjs <anchorURL> <flowsURL> <memoryURL>\n');
   process.exit(2);
 }
 
 const STEP_TIMEOUT_MS = Number(process.env.COMPAT_STEP_TIMEOUT_MS || 30000);
 const anchor = new MastraClient({ baseUrl: anchorURL, retries: 0 });
 const flows = new MastraClient({ baseUrl: flowsURL, retries: 0 });
+const memory = new MastraClient({ baseUrl: memoryURL, retries: 0 });
 const steps = [];
 
 // The client reports some stream problems only with console.error (and
@@ -284,6 +287,93 @@ await step('suspend.resumeStream', async (o) => {
   assert.deepEqual(only(o.after, 'tool-result').payload.result, { sum: 5 });
   assert.equal(text(o.after), 'The sum is 5.');
   assert.equal(o.after.at(-1).type, 'finish');
+});
+
+// ---- memory (memory app) ----
+
+const MEM = 'memory-agent';
+const rejection = async (promise, o, key) => {
+  await assert.rejects(promise, (err) => {
+    o[key] = err.message;
+    return true;
+  });
+};
+
+await step('memory.threads', async (o) => {
+  o.created = await memory.createMemoryThread({
+    threadId: 'thread-a', resourceId: 'user-1', title: 'Sums', metadata: { topic: 'sums' }, agentId: MEM,
+  });
+  assert.equal(o.created.id, 'thread-a');
+  o.second = await memory.createMemoryThread({ resourceId: 'user-1', agentId: MEM });
+  assert.equal(typeof o.second.id, 'string');
+  await memory.createMemoryThread({ threadId: 'thread-other', resourceId: 'user-2', agentId: MEM });
+  o.got = await memory.getMemoryThread({ threadId: 'thread-a', agentId: MEM }).get();
+  assert.equal(o.got.title, 'Sums');
+  o.listed = await memory.listMemoryThreads({ resourceId: 'user-1', agentId: MEM });
+  assert.equal(o.listed.total, 2);
+  o.paged = await memory.listMemoryThreads({ resourceId: 'user-1', agentId: MEM, page: 1, perPage: 1 });
+  assert.equal(o.paged.threads.length, 1);
+  o.updated = await memory.getMemoryThread({ threadId: 'thread-a', agentId: MEM })
+    .update({ title: 'Renamed', metadata: { n: 2, topic: 'sums' }, resourceId: 'user-1' });
+  assert.equal(o.updated.title, 'Renamed');
+});
+
+await step('memory.messages', async (o) => {
+  const out = await memory.getAgent(MEM).generate('What is 2+3?', { memory: { thread: 'thread-a', resource: 'user-1' } });
+  assert.equal(out.text, 'The sum is 5.');
+  const thread = memory.getMemoryThread({ threadId: 'thread-a', agentId: MEM });
+  o.all = await thread.listMessages();
+  assert.equal(o.all.messages.length, 2, 'the question, and one answer holding the call and the text');
+  o.page = await thread.listMessages({ page: 0, perPage: 2 });
+  assert.equal(o.page.messages.length, 2);
+  o.newestFirst = await thread.listMessages({ page: 0, perPage: 1, orderBy: { field: 'createdAt', direction: 'DESC' } });
+  o.viaClient = await memory.listThreadMessages('thread-a', { agentId: MEM, page: 1, perPage: 2 });
+});
+
+await step('memory.saveAndDelete', async (o) => {
+  o.saved = await memory.saveMessageToMemory({
+    agentId: MEM,
+    messages: [{
+      id: 'msg-saved', threadId: 'thread-a', resourceId: 'user-1', role: 'user', type: 'text',
+      content: { format: 2, parts: [{ type: 'text', text: 'Remember 7.' }] },
+      createdAt: new Date('2030-01-01T00:00:00.000Z'),
+    }],
+  });
+  assert.equal(o.saved.messages.length, 1);
+  const thread = memory.getMemoryThread({ threadId: 'thread-a', agentId: MEM });
+  o.last = await thread.listMessages({ page: 0, perPage: 1, orderBy: { field: 'createdAt', direction: 'DESC' } });
+  assert.equal(o.last.messages[0].id, 'msg-saved');
+  o.deleted = await thread.deleteMessages(['msg-saved']);
+  assert.equal(o.deleted.success, true);
+  o.after = await thread.listMessages({ page: 0, perPage: 1, orderBy: { field: 'createdAt', direction: 'DESC' } });
+  assert.notEqual(o.after.messages[0]?.id, 'msg-saved');
+});
+
+await step('memory.statusAndConfig', async (o) => {
+  o.status = await memory.getMemoryStatus(MEM);
+  assert.equal(o.status.result, true);
+  o.plainStatus = await memory.getMemoryStatus('plain-agent');
+  o.config = await memory.getMemoryConfig({ agentId: MEM });
+  o.plainConfig = await memory.getMemoryConfig({ agentId: 'plain-agent' });
+});
+
+await step('memory.errors', async (o) => {
+  await rejection(memory.getMemoryThread({ threadId: 'nope', agentId: MEM }).get(), o, 'unknownThread');
+  assert.match(o.unknownThread, /404/);
+  o.unknownAgentList = await memory.listMemoryThreads({ agentId: 'nobody', resourceId: 'user-1' });
+  await rejection(memory.createMemoryThread({ resourceId: 'user-1', agentId: 'nobody' }), o, 'unknownAgentCreate');
+  await rejection(memory.createMemoryThread({ resourceId: 'user-1', agentId: 'plain-agent' }), o, 'noMemoryCreate');
+  await rejection(memory.getMemoryThread({ threadId: 'thread-other', agentId: MEM }).listMessages({ resourceId: 'user-1' }), o, 'otherResource');
+  assert.match(o.otherResource, /403/);
+  await rejection(memory.saveMessageToMemory({ agentId: MEM, messages: [{ role: 'user', content: 'x' }] }), o, 'saveWithoutThread');
+});
+
+await step('memory.deleteThread', async (o) => {
+  o.deleted = await memory.getMemoryThread({ threadId: 'thread-a', agentId: MEM }).delete();
+  assert.equal(o.deleted.result, 'Thread deleted');
+  await rejection(memory.getMemoryThread({ threadId: 'thread-a', agentId: MEM }).get(), o, 'gone');
+  o.listed = await memory.listMemoryThreads({ resourceId: 'user-1', agentId: MEM });
+  assert.equal(o.listed.total, 1);
 });
 
 // Exit once the report is out: a step that timed out may have left a

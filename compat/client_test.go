@@ -61,8 +61,9 @@ func TestClientJS(t *testing.T) {
 	}
 	anchorURL := serve(t, anchorApp(t))
 	flowsURL := serve(t, flowsApp(t))
+	memoryURL := serve(t, memoryApp(t))
 
-	res := tc.run(t, clientTimeout, t.TempDir(), filepath.Join(tc.bin, "node"), filepath.Join(tc.dir, "client.mjs"), anchorURL, flowsURL)
+	res := tc.run(t, clientTimeout, t.TempDir(), filepath.Join(tc.bin, "node"), filepath.Join(tc.dir, "client.mjs"), anchorURL, flowsURL, memoryURL)
 	if res.code != 0 {
 		t.Fatalf("client.mjs exit %d\nstderr: %s", res.code, clip(res.stderr))
 	}

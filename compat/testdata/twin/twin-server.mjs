@@ -10,6 +10,7 @@ import { Agent } from '@mastra/core/agent';
 import { createTool } from '@mastra/core/tools';
 import { createWorkflow, createStep } from '@mastra/core/workflows';
 import { InMemoryStore } from '@mastra/core/storage';
+import { Memory } from '@mastra/memory';
 import { createNodeServer } from '@mastra/deployer/server';
 import { z } from 'zod';
 import { addTool } from '../lib/tools.mjs';
@@ -89,7 +90,23 @@ function flowsApp() {
   };
 }
 
-const app = which === 'flows' ? flowsApp() : anchorApp();
+// memoryApp: memory-agent keeps threads (Mastra's Memory, its defaults, on
+// the server's storage); plain-agent keeps none.
+function memoryApp() {
+  const agent = (id, description, memory) => new Agent({
+    id, name: id, description, instructions: 'You add numbers using the add tool.',
+    model: model('add'), tools: { add: addTool }, ...(memory ? { memory } : {}),
+  });
+  return {
+    agents: {
+      memoryAgent: agent('memory-agent', 'Adds numbers and remembers the conversation.', new Memory()),
+      plainAgent: agent('plain-agent', 'Adds numbers and keeps no memory.'),
+    },
+  };
+}
+
+const apps = { anchor: anchorApp, flows: flowsApp, memory: memoryApp };
+const app = (apps[which] ?? anchorApp)();
 export const mastra = new Mastra({
   ...app,
   storage: new InMemoryStore(),
