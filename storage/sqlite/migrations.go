@@ -171,6 +171,36 @@ var migrations = [][]string{
 			updated_at     INTEGER NOT NULL
 		)`,
 	},
+	// 7: vector indexes (package storage/vector). An index is a row of
+	// mastra_vector_indexes; its vectors are rows of mastra_vectors, keyed
+	// by index and id, deleted with it. embedding is the vector as
+	// little-endian float32 (vector.Encode), norm its Euclidean norm, so
+	// that a query computes only a dot product per row. thread_id and
+	// resource_id are the metadata's keys of those names when they are
+	// strings (NULL otherwise), indexed, since semantic recall filters on
+	// one or the other; metadata is the whole metadata's JSON. embedding
+	// is the last column: it spills to overflow pages, and the columns
+	// before it are read without following them.
+	{
+		`CREATE TABLE mastra_vector_indexes (
+			name       TEXT PRIMARY KEY,
+			dimension  INTEGER NOT NULL,
+			metric     TEXT NOT NULL,
+			created_at INTEGER NOT NULL
+		)`,
+		`CREATE TABLE mastra_vectors (
+			index_name  TEXT NOT NULL REFERENCES mastra_vector_indexes (name) ON DELETE CASCADE,
+			id          TEXT NOT NULL,
+			thread_id   TEXT,
+			resource_id TEXT,
+			norm        REAL NOT NULL,
+			metadata    TEXT,
+			embedding   BLOB NOT NULL,
+			PRIMARY KEY (index_name, id)
+		)`,
+		`CREATE INDEX mastra_vectors_thread_idx ON mastra_vectors (index_name, thread_id) WHERE thread_id IS NOT NULL`,
+		`CREATE INDEX mastra_vectors_resource_idx ON mastra_vectors (index_name, resource_id) WHERE resource_id IS NOT NULL`,
+	},
 }
 
 // migrate brings db's schema to the newest version (sqlstore.Migrate),
