@@ -165,6 +165,45 @@ var migrations = [][]string{
 			updated_at     timestamptz NOT NULL
 		)`,
 	},
+	// 7: vector indexes (package storage/vector). An index is a row of
+	// mastra_vector_indexes; its vectors are rows of mastra_vectors, keyed
+	// by index and id, deleted with it. embedding is the vector as
+	// little-endian float32 (vector.Encode) in a bytea, norm its
+	// Euclidean norm: a query streams the rows to Go, which computes one
+	// dot product per row (no pgvector: see docs/vector.md for why not
+	// in SQL). thread_id and resource_id are the metadata's keys of those
+	// names when they are strings (NULL otherwise), indexed, since
+	// semantic recall filters on one or the other; metadata is jsonb,
+	// which other keys are filtered on.
+	//
+	// A row of 1536 dimensions (about 6.2 KB) would go to TOAST at the
+	// default toast_tuple_target (about 2 KB), and each row read would
+	// cost a TOAST index lookup and a second heap read: with a target of
+	// 8160 it stays in its heap page, one row to a page, up to about
+	// 2,000 dimensions. The embedding is stored EXTERNAL: when a row is
+	// too large even so, it goes out of line uncompressed (float32
+	// noise does not compress, and trying costs every write).
+	{
+		`CREATE TABLE mastra_vector_indexes (
+			name       text PRIMARY KEY,
+			dimension  integer NOT NULL,
+			metric     text NOT NULL,
+			created_at timestamptz NOT NULL
+		)`,
+		`CREATE TABLE mastra_vectors (
+			index_name  text NOT NULL REFERENCES mastra_vector_indexes (name) ON DELETE CASCADE,
+			id          text NOT NULL,
+			thread_id   text,
+			resource_id text,
+			norm        double precision NOT NULL,
+			metadata    jsonb,
+			embedding   bytea NOT NULL,
+			PRIMARY KEY (index_name, id)
+		) WITH (toast_tuple_target = 8160)`,
+		`ALTER TABLE mastra_vectors ALTER COLUMN embedding SET STORAGE EXTERNAL`,
+		`CREATE INDEX mastra_vectors_thread_idx ON mastra_vectors (index_name, thread_id) WHERE thread_id IS NOT NULL`,
+		`CREATE INDEX mastra_vectors_resource_idx ON mastra_vectors (index_name, resource_id) WHERE resource_id IS NOT NULL`,
+	},
 }
 
 // migrate brings the database's schema to the newest version
