@@ -152,14 +152,17 @@ func TestBrowserChat(t *testing.T) {
 	p.say("How many messages so far?")
 	p.waitText(".msg.assistant .msg-text", "You have sent 5 messages in this thread.")
 
-	// A call left waiting survives a reload: the chat lists it again.
+	// A call left waiting survives a reload: the thread's history shows it
+	// in its message, with its decision.
 	p.say("weather, then reload")
 	p.waitJS("the third approval request", `document.querySelector('.tool-card[data-tool-call-id="call-5"]')?.dataset.status === 'approval'`)
 	p.waitIdle()
 	p.open("/agents/assistant")
 	card = `.tool-card[data-tool-call-id="call-5"]`
 	p.waitJS("the waiting call after the reload", fmt.Sprintf(`document.querySelector(%s)?.dataset.status === 'approval'`, js(card)))
-	p.waitText(".msg.assistant .msg-role", "waiting from before")
+	if n := evalJS[int](p, fmt.Sprintf(`document.querySelectorAll('.msg.assistant[data-history="true"] ' + %s).length`, js(card))); n != 1 {
+		t.Errorf("the waiting call is in %d history messages, want 1", n)
+	}
 	p.click(card + ` [data-action="approve"]`)
 	p.waitText(".msg.assistant .msg-text", "It is 21°C and sunny in Paris.")
 

@@ -5,7 +5,10 @@
 // the streaming API, showing text as it streams, tool calls whose
 // arguments fill in live, their results and errors, approval requests
 // (Approve / Decline) and questions a tool asks (ask_user), answered in
-// place. An answer outlives the page: the page remembers the run it
+// place. A chat with memory shows its thread's earlier messages when it
+// opens (the memory API: text, tool calls with their arguments and
+// results, and calls still waiting, with their decision), and lists the
+// chat's threads to switch between. An answer outlives the page: the page remembers the run it
 // started until the answer is over, and after a reload it shows the
 // message again and follows the run (the agent observe route, from the
 // run's first event) to its end; Stop aborts a thread's run. Its

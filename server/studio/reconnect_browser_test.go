@@ -45,6 +45,9 @@ func TestBrowserReconnectAfterReload(t *testing.T) {
 	if n := evalJS[int](p, `document.querySelectorAll('.msg.assistant').length`); n != 1 {
 		t.Errorf("%d assistant messages, want 1", n)
 	}
+	if n := evalJS[int](p, `document.querySelectorAll('.msg.user').length`); n != 1 {
+		t.Errorf("%d user messages, want 1 (the history leaves out the run it follows again)", n)
+	}
 	if got := p.text(".msg.assistant .msg-footer"); !strings.Contains(got, "finished") {
 		t.Errorf("footer = %q, want the run's finish", got)
 	}
@@ -52,8 +55,15 @@ func TestBrowserReconnectAfterReload(t *testing.T) {
 		t.Errorf("the ended run is still recorded: %s", left)
 	}
 
+	// Once over, the answer is the thread's history.
 	p.open("/agents/assistant")
-	p.waitText(".chat-log", "Send a message to start.")
+	p.waitJS("the thread loaded", `document.querySelector('.view.chat')?.dataset.loaded === 'true'`)
+	if got := evalJS[string](p, `[...document.querySelectorAll('.msg .msg-text')].map((e) => e.textContent).join(' | ')`); got != "Count patiently | "+patientAnswer {
+		t.Errorf("history after the run = %q", got)
+	}
+	if busy := evalJS[string](p, `document.querySelector('.view.chat').dataset.busy`); busy != "false" {
+		t.Errorf("an ended run is followed again (busy=%s)", busy)
+	}
 	p.checkConsole()
 }
 
@@ -92,7 +102,14 @@ func TestBrowserStopAbortsTheRun(t *testing.T) {
 		t.Errorf("the stopped run's events do not end in an abort:\n%s", body)
 	}
 
+	// A reload shows the question the stopped run left, and follows no run.
 	p.open("/agents/assistant")
-	p.waitText(".chat-log", "Send a message to start.")
+	p.waitJS("the thread loaded", `document.querySelector('.view.chat')?.dataset.loaded === 'true'`)
+	if got := evalJS[string](p, `[...document.querySelectorAll('.msg .msg-text')].map((e) => e.textContent).join(' | ')`); got != "Count patiently" {
+		t.Errorf("history after the stopped run = %q", got)
+	}
+	if busy := evalJS[string](p, `document.querySelector('.view.chat').dataset.busy`); busy != "false" {
+		t.Errorf("an ended run is followed again (busy=%s)", busy)
+	}
 	p.checkConsole()
 }

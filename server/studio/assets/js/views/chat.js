@@ -1,16 +1,19 @@
 // The chat with an agent: POST /agents/:id/stream with the user's
 // message and the conversation's memory thread, the streamed answer shown
 // as it comes, and the continuations a waiting run needs
-// (approve-tool-call, decline-tool-call, resume-stream). Calls left
-// waiting in the thread by an earlier visit are listed when the chat
-// opens (GET /agents/:id/suspended-runs), and an answer a reload cut off
-// is followed again (POST /agents/:id/observe, from its first event).
+// (approve-tool-call, decline-tool-call, resume-stream). When the chat
+// opens it shows the thread's earlier messages (the memory API), follows
+// again an answer a reload cut off (POST /agents/:id/observe, from its
+// first event) and offers the decisions the thread's calls still wait
+// for (GET /agents/:id/suspended-runs). The thread list switches between
+// the chat's threads.
 
 import {h, uuid, uid} from '../dom.js';
 import * as api from '../api.js';
 import {AssistantTurn} from './turn.js';
 import {ToolCard} from './toolcard.js';
 import {activeRun, eventChunk, forgetRun, rememberRun} from '../activerun.js';
+import {dropActiveTurn, listThreads, showHistory, threadMessages, userMessage} from './history.js';
 
 const threadKey = (agentId) => `gomastra.studio.thread.${agentId}`;
 
@@ -104,17 +107,89 @@ export class ChatView {
               t.requireApproval ? h('span', {class: 'needs-approval'}, ' · approval') : null)))),
         h('div', {class: 'thread'},
           h('p', {class: 'muted'}, this.memory ? 'Thread ' : 'Conversation ', this.threadCode),
-          h('button', {type: 'button', class: 'button small', onclick: () => this.newConversation()}, 'New conversation'))),
+          h('button', {type: 'button', class: 'button small', onclick: () => this.newConversation()}, 'New conversation'),
+          this.memory ? this.threadPicker() : null)),
       this.log, form);
+  }
+
+  // threadPicker is the list of the chat's threads (loaded when opened).
+  threadPicker() {
+    this.threadList = h('ul', {class: 'thread-list', 'aria-label': 'Threads'});
+    const box = h('details', {class: 'threads'}, h('summary', {}, 'Threads'), this.threadList);
+    box.addEventListener('toggle', () => {
+      if (box.open) this.loadThreads();
+    });
+    return box;
+  }
+
+  // loadThreads lists the resource's threads, newest first.
+  async loadThreads() {
+    let threads;
+    try {
+      threads = await listThreads(this.item.id, this.resourceId);
+    } catch (e) {
+      this.threadList.replaceChildren(h('li', {class: 'muted'}, e && e.message ? e.message : String(e)));
+      return;
+    }
+    if (!threads.length) {
+      this.threadList.replaceChildren(h('li', {class: 'muted'}, 'No threads yet.'));
+      return;
+    }
+    this.threadList.replaceChildren(...threads.map((t) => h('li', {},
+      h('button', {type: 'button', class: 'thread-pick', 'data-thread-id': t.id, 'aria-current': t.id === this.threadId ? 'true' : null,
+        onclick: () => this.openThread(t.id)}, t.title || t.id),
+      h('span', {class: 'muted thread-when'}, new Date(t.updatedAt).toLocaleString()))));
+  }
+
+  // openThread shows another of the chat's threads.
+  openThread(id) {
+    if (this.busy || id === this.threadId) return;
+    this.threadId = id;
+    storeThread(this.item.id, id);
+    this.threadCode.textContent = id;
+    this.cards.clear();
+    this.element.dataset.loaded = 'false';
+    this.log.replaceChildren();
+    this.load();
+    if (this.threadList) this.loadThreads();
   }
 
   // attached runs each time the chat is shown.
   attached() {
     if (!this.checkedPending) {
       this.checkedPending = true;
-      this.reconnect().then(() => this.loadPending());
+      this.load();
     }
     this.follow(true);
+  }
+
+  // load shows the thread: its earlier messages, the answer a reload cut
+  // off, and the decisions its calls wait for.
+  async load() {
+    await this.loadHistory();
+    await this.reconnect();
+    await this.loadPending();
+    if (!this.log.childElementCount) this.log.append(h('p', {class: 'chat-empty muted'}, 'Send a message to start.'));
+    this.element.dataset.loaded = 'true';
+  }
+
+  // loadHistory shows the thread's earlier messages, but those of a run
+  // that reconnect follows again.
+  async loadHistory() {
+    if (!this.memory) return;
+    let messages;
+    try {
+      // A thread the resource does not have yet (a new conversation) has
+      // no messages to ask for.
+      const threads = await listThreads(this.item.id, this.resourceId);
+      if (!threads.some((t) => t.id === this.threadId)) return;
+      messages = await threadMessages(this.item.id, this.threadId, this.resourceId);
+    } catch {
+      return; // not allowed, or no memory API: start empty
+    }
+    const run = activeRun(this.item.id);
+    if (run && run.threadId === this.threadId && run.text) messages = dropActiveTurn(messages, run.text);
+    showHistory(this, messages);
   }
 
   // loadPending shows the calls the thread's suspended runs still wait
@@ -129,17 +204,25 @@ export class ChatView {
       return; // no storage, or not allowed: nothing to show
     }
     const runs = res && Array.isArray(res.runs) ? res.runs : [];
-    const calls = runs.flatMap((run) => (run.toolCalls || []).map((c) => ({run, c}))).filter(({run, c}) => c.toolCallId && !this.cards.has(cardKey(run.runId, c.toolCallId)));
-    if (!calls.length) return;
-    const turn = new AssistantTurn(this, {label: `${this.agentName} (waiting from before)`});
-    this.addMessage(turn.element);
+    const calls = runs.flatMap((run) => (run.toolCalls || []).map((c) => ({run, c}))).filter(({c}) => c.toolCallId);
+    // A call the history shows gets its decision in place; the others,
+    // in a message of their own.
+    let turn = null;
     for (const {run, c} of calls) {
-      const card = this.cardFor(run.runId, c.toolCallId, c.toolName, turn.parts);
-      card.setArgs(c.args);
-      if (c.requiresApproval) card.needsApproval(run.runId, {args: c.args});
-      else card.suspended(run.runId, {args: c.args, suspendPayload: c.suspendPayload});
+      let card = this.cards.get(cardKey(run.runId, c.toolCallId));
+      if (card && card.element.dataset.status !== 'unfinished') continue; // shown live already
+      if (!card) {
+        if (!turn) {
+          turn = new AssistantTurn(this, {label: `${this.agentName} (waiting from before)`});
+          this.addMessage(turn.element);
+        }
+        card = this.cardFor(run.runId, c.toolCallId, c.toolName, turn.parts);
+      }
+      const args = c.args !== undefined ? {args: c.args} : {}; // else the history's
+      if (c.requiresApproval) card.needsApproval(run.runId, args);
+      else card.suspended(run.runId, {...args, suspendPayload: c.suspendPayload});
     }
-    turn.end('');
+    if (turn) turn.end('');
   }
 
   // cardFor returns the card of a run's tool call, made in parts when
@@ -223,7 +306,7 @@ export class ChatView {
     const text = this.input.value.trim();
     if (!text || this.busy) return;
     this.input.value = '';
-    this.addMessage(h('article', {class: 'msg user', 'aria-label': 'You'}, h('div', {class: 'msg-role'}, 'You'), h('div', {class: 'msg-text'}, text)));
+    this.addMessage(userMessage(text));
     const message = {role: 'user', content: text};
     const body = {messages: this.memory ? [message] : [...this.history, message]};
     if (this.memory) body.memory = {thread: this.threadId, resource: this.resourceId};
@@ -241,7 +324,7 @@ export class ChatView {
   async reconnect() {
     const run = activeRun(this.item.id);
     if (!run || this.busy || (this.memory && run.threadId !== this.threadId)) return;
-    if (run.text) this.addMessage(h('article', {class: 'msg user', 'aria-label': 'You'}, h('div', {class: 'msg-role'}, 'You'), h('div', {class: 'msg-text'}, run.text)));
+    if (run.text) this.addMessage(userMessage(run.text));
     const events = (async function* observe(view, signal) {
       for await (const event of await api.stream(api.apiPath('agents', view.item.id, 'observe'), {runId: run.runId, offset: 0}, {signal})) {
         const chunk = eventChunk(event);
@@ -251,7 +334,6 @@ export class ChatView {
     const refused = await this.showStream(events, new AssistantTurn(this), run.runId, true);
     if (!refused) return;
     if (run.text) this.log.lastElementChild?.remove(); // the user message of a run that is gone
-    if (!this.log.childElementCount) this.log.append(h('p', {class: 'chat-empty muted'}, 'Send a message to start.'));
   }
 
   // resume continues a waiting run (path: approve-tool-call,
