@@ -257,10 +257,11 @@ func (s *Store) query(ctx context.Context, index string, q vector.Query, sql str
 		found         bool
 		dim           int
 		id, meta, emb pgtype.DriverBytes
-		norm          *float64
+		norm          pgtype.Float8
 	)
+	dest := []any{&dim, &id, &norm, &meta, &emb} // made once: a slice per Scan would be an allocation per row
 	for rows.Next() {
-		if err := rows.Scan(&dim, &id, &norm, &meta, &emb); err != nil {
+		if err := rows.Scan(dest...); err != nil {
 			return nil, err
 		}
 		if !found {
@@ -272,10 +273,10 @@ func (s *Store) query(ctx context.Context, index string, q vector.Query, sql str
 		if id == nil { // the index, without a vector the filter selects
 			continue
 		}
-		if norm == nil {
+		if !norm.Valid {
 			return nil, fmt.Errorf("vector %s: no norm", id)
 		}
-		if err := top.Offer(id, *norm, emb, meta); err != nil {
+		if err := top.Offer(id, norm.Float64, emb, meta); err != nil {
 			return nil, err
 		}
 	}

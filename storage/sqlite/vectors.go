@@ -239,8 +239,9 @@ func (s *Store) Query(ctx context.Context, index string, q vector.Query) ([]vect
 			id, meta, emb sql.RawBytes
 			norm          float64
 		)
+		dest := []any{&id, &norm, &meta, &emb} // made once: a slice per Scan would be an allocation per row
 		for rows.Next() {
-			if err := rows.Scan(&id, &norm, &meta, &emb); err != nil {
+			if err := rows.Scan(dest...); err != nil {
 				return err
 			}
 			if err := top.Offer(id, norm, emb, meta); err != nil {
