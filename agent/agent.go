@@ -143,6 +143,8 @@ type Agent struct {
 	// memoryTool is updateWorkingMemory, when the agent has working
 	// memory; offered to the runs that may write their memory.
 	memoryTool *tools.Tool
+	// recallIndexes are the vector indexes semantic recall has made sure of.
+	recallIndexes vectorIndexes
 	// local keeps runs when no Storage is configured.
 	local    storage.Runs
 	registry tools.RegistrySlot // what the agent's tools reach as ctx.Mastra()
@@ -209,6 +211,11 @@ func New(cfg Config) (*Agent, error) {
 			return nil, fmt.Errorf("agent %s: %w", cfg.ID, err)
 		}
 		a.memoryTool = t
+	}
+	if cfg.Memory != nil && cfg.Memory.SemanticRecall != nil {
+		if err := cfg.Memory.SemanticRecall.check(); err != nil {
+			return nil, fmt.Errorf("agent %s: %w", cfg.ID, err)
+		}
 	}
 	return a, nil
 }

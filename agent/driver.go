@@ -222,6 +222,9 @@ func (r *run) takeInput(input []model.Message) ([]model.Message, error) {
 			s.User = append(s.User, m)
 		}
 	}
+	if err := r.recall(); err != nil {
+		return nil, err
+	}
 	if r.st != nil {
 		in = r.st.inline(in)
 	}

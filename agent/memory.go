@@ -30,6 +30,10 @@ type MemoryOptions struct {
 	// WorkingMemory, when set, gives the agent's runs with a memory
 	// thread Mastra's working memory (see WorkingMemory).
 	WorkingMemory *WorkingMemory
+	// SemanticRecall, when set, embeds the messages memory keeps and
+	// shows runs the ones most similar to their user's latest message
+	// (see SemanticRecall).
+	SemanticRecall *SemanticRecall
 }
 
 // WithMemoryReadOnly makes this run read its thread without writing to it.
@@ -360,7 +364,11 @@ func (r *run) stored(id string, m model.Message, meta map[string]any) (storage.M
 
 func (r *run) saveMessages(msgs []storage.Message) error {
 	err := r.engine.Save(r.storageCtx(), func(ctx context.Context) error {
-		return r.agent.cfg.Storage.SaveMessages(ctx, msgs)
+		if err := r.agent.cfg.Storage.SaveMessages(ctx, msgs); err != nil {
+			return err
+		}
+		r.agent.embedMessages(ctx, msgs)
+		return nil
 	})
 	if err != nil {
 		return fmt.Errorf("memory: %w", err)

@@ -81,6 +81,9 @@ func (r *run) conversation() []model.Message {
 	if s.WorkingMemory != "" {
 		messages = append(messages, model.System(s.WorkingMemory))
 	}
+	if s.Recalled != "" {
+		messages = append(messages, model.System(s.Recalled))
+	}
 	if guidance := r.kit.mcpGuidance(); guidance != "" {
 		messages = append(messages, model.System(guidance))
 	}

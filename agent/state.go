@@ -34,6 +34,9 @@ type runState struct {
 	// WorkingMemory is the working memory's system message (the
 	// document as the run found it), "" without working memory.
 	WorkingMemory string `json:"workingMemory,omitempty"`
+	// Recalled is semantic recall's system message of messages from the
+	// resource's other threads, "" when none.
+	Recalled string `json:"recalled,omitempty"`
 	// Step is the number of finished steps; Usage the run's usage so far
 	// (the pending step's included).
 	Step  int         `json:"step"`

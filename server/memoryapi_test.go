@@ -8,7 +8,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gomastra/mastra/agent"
+	"github.com/gomastra/mastra/model/mock"
 	"github.com/gomastra/mastra/storage"
+	"github.com/gomastra/mastra/storage/vector"
 )
 
 func decodeInto(t *testing.T, what string, body []byte, v any) {
@@ -230,4 +233,16 @@ func TestMemoryStatusAndConfig(t *testing.T) {
 	}
 	resp, body = f.do(t, "GET", "/api/memory/config?agentId=nope", "")
 	checkAnswer(t, "config of an unknown agent", resp, body, 200, `{"config":null}`)
+}
+
+// An agent with semantic recall reports its settings, Mastra's defaults
+// filled in.
+func TestMemoryConfigShowsSemanticRecall(t *testing.T) {
+	f := newFixture(t, withAgent(func(c *agent.Config) {
+		c.Memory = &agent.MemoryOptions{SemanticRecall: &agent.SemanticRecall{Embedder: mock.NewEmbedder(8), Vector: c.Storage.(vector.Store)}}
+	}))
+	resp, body := f.do(t, "GET", "/api/memory/config?agentId=calc-agent", "")
+	if want := `"semanticRecall":{"topK":4,"messageRange":{"before":1,"after":1},"scope":"resource","indexName":"mastra_memory_mock_embedding_model"}`; resp.StatusCode != 200 || !strings.Contains(string(body), want) {
+		t.Errorf("config: %d %s\nwant %s", resp.StatusCode, body, want)
+	}
 }

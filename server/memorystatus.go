@@ -28,7 +28,7 @@ func (s *Server) memoryStatus(w http.ResponseWriter, r *http.Request) {
 // memoryConfig is an agent's memory configuration as Mastra reports it.
 type memoryConfig struct {
 	LastMessages        any                     `json:"lastMessages"`
-	SemanticRecall      bool                    `json:"semanticRecall"`
+	SemanticRecall      any                     `json:"semanticRecall"`
 	GenerateTitle       bool                    `json:"generateTitle"`
 	WorkingMemory       workingMemoryConfig     `json:"workingMemory"`
 	ObservationalMemory observationalMemoryFlag `json:"observationalMemory"`
@@ -58,7 +58,7 @@ func (s *Server) memoryConfig(w http.ResponseWriter, r *http.Request) {
 		wire.WriteJSON(w, http.StatusOK, []byte(`{"config":null}`))
 		return
 	}
-	cfg := memoryConfig{LastMessages: a.LastMessages(), WorkingMemory: workingMemoryOf(a)}
+	cfg := memoryConfig{LastMessages: a.LastMessages(), SemanticRecall: semanticRecallOf(a), WorkingMemory: workingMemoryOf(a)}
 	if a.LastMessages() < 0 {
 		cfg.LastMessages = false
 	}
@@ -81,4 +81,22 @@ func workingMemoryOf(a *agent.Agent) workingMemoryConfig {
 		wm.Template = t.Content
 	}
 	return wm
+}
+
+// recallConfig is an agent's semantic recall as the config route shows it.
+type recallConfig struct {
+	TopK         int                `json:"topK"`
+	MessageRange agent.MessageRange `json:"messageRange"`
+	Scope        string             `json:"scope"`
+	Threshold    float64            `json:"threshold,omitempty"`
+	IndexName    string             `json:"indexName"`
+}
+
+// semanticRecallOf is false, or the agent's semantic recall settings.
+func semanticRecallOf(a *agent.Agent) any {
+	sr := a.RecallSettings()
+	if sr == nil {
+		return false
+	}
+	return recallConfig{TopK: sr.TopK, MessageRange: *sr.MessageRange, Scope: string(sr.Scope), Threshold: sr.Threshold, IndexName: sr.IndexName}
 }

@@ -382,3 +382,26 @@ func workingMemory(t *testing.T, newRunner func(*testing.T, *mastra.Mastra) Runn
 	wantResults(t, out, `wm-1={"success":true}`)
 	wantText(t, run(t, r, "keeper", Input{Prompt: "Who am I?", ThreadID: "thread-2", ResourceID: "user-1"}), "Hello again, Ada.")
 }
+
+// semanticRecall: messages a run saves are embedded (where the engine
+// saves), and a later run on another thread of the resource is shown
+// the one most like its question, in Mastra's system message.
+func semanticRecall(t *testing.T, newRunner func(*testing.T, *mastra.Mastra) Runner) {
+	m := mock.NewFunc(func(req *model.Request) mock.Step {
+		for _, msg := range req.Messages {
+			if msg.Role == model.RoleSystem && strings.Contains(msg.TextContent(), "User: My cat is called Tom") {
+				return mock.Step{Text: "Your cat is Tom."}
+			}
+		}
+		return mock.Step{Text: "Noted."}
+	})
+	store, err := sqlite.Open(context.Background(), sqlite.Memory)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { store.Close() })
+	r := newRunner(t, registryOn(t, store, nil, agent.Config{ID: "keeper", Model: m, Memory: &agent.MemoryOptions{
+		SemanticRecall: &agent.SemanticRecall{Embedder: mock.NewEmbedder(32), Vector: store, TopK: 1}}}))
+	wantText(t, run(t, r, "keeper", Input{Prompt: "My cat is called Tom", ThreadID: "thread-1", ResourceID: "user-1"}), "Noted.")
+	wantText(t, run(t, r, "keeper", Input{Prompt: "What is my cat called?", ThreadID: "thread-2", ResourceID: "user-1"}), "Your cat is Tom.")
+}

@@ -71,6 +71,7 @@ var Cases = []Case{
 	{"HooksAndModelOutput", hooksAndModelOutput},
 	{"BackgroundTask", backgroundTask},
 	{"WorkingMemory", workingMemory},
+	{"SemanticRecall", semanticRecall},
 }
 
 // Run runs every case with the runners newRunner returns.

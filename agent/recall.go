@@ -1,0 +1,270 @@
+package agent
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/gomastra/mastra/model"
+	"github.com/gomastra/mastra/storage"
+	"github.com/gomastra/mastra/storage/vector"
+)
+
+// recalled is what a run's semantic recall found: messages of its own
+// thread with their ids, oldest first, and the system message holding
+// those of the resource's other threads ("" when none).
+type recalled struct {
+	Messages []model.Message `json:",omitempty"`
+	IDs      []string        `json:",omitempty"`
+	System   string          `json:",omitempty"`
+}
+
+// recall adds to the run's history the stored messages most similar to
+// its user's latest message (see SemanticRecall). The search is recorded
+// (a replayed run finds what the first found); its failures are logged,
+// never the run's.
+func (r *run) recall() error {
+	sr := r.agent.recallOptions()
+	query := lastUserText(r.state.User)
+	if sr == nil || !r.memoryOn() || query == "" {
+		return nil
+	}
+	found, err := recorded(r, r.storageCtx(), func(ctx context.Context) (recalled, error) {
+		found, err := r.searchMemory(ctx, sr, query)
+		if err != nil {
+			r.agent.cfg.Logger.Error("agent: semantic recall failed", "agent", r.agent.ID(), "runId", r.opts.runID, "error", err)
+		}
+		return found, nil
+	})
+	if err != nil {
+		return err
+	}
+	s := r.state
+	s.History = append(slices.Clip(found.Messages), s.History...)
+	s.HistoryIDs = append(slices.Clip(found.IDs), s.HistoryIDs...)
+	s.Recalled = found.System
+	return nil
+}
+
+// searchMemory embeds the query, asks the vector index for its nearest
+// messages in the recall's scope and reads them from storage with the
+// messages around them, leaving out those the history holds.
+func (r *run) searchMemory(ctx context.Context, sr *SemanticRecall, query string) (recalled, error) {
+	var found recalled
+	emb, err := sr.Embedder.Embed(ctx, []string{query}, nil)
+	if err != nil {
+		return found, fmt.Errorf("embedding the query: %w", err)
+	}
+	if len(emb.Vectors) != 1 {
+		return found, fmt.Errorf("embedding the query: %d vectors for one value", len(emb.Vectors))
+	}
+	index := sr.indexName()
+	if err := r.agent.recallIndexes.ensure(ctx, sr.Vector, index, len(emb.Vectors[0])); err != nil {
+		return found, err
+	}
+	filter := vector.Filter{"thread_id": r.opts.threadID}
+	if sr.scope() == ScopeResource && r.opts.resourceID != "" {
+		filter = vector.Filter{"resource_id": r.opts.resourceID}
+	}
+	matches, err := sr.Vector.Query(ctx, index, vector.Query{Vector: emb.Vectors[0], TopK: sr.topK(), Filter: filter})
+	if err != nil {
+		return found, err
+	}
+	msgs, err := r.agent.messagesAround(ctx, matches, sr, r.state.HistoryIDs)
+	if err != nil {
+		return found, err
+	}
+	var others []storage.Message
+	for _, m := range msgs {
+		if m.ThreadID != r.opts.threadID {
+			others = append(others, m)
+			continue
+		}
+		var msg model.Message
+		if err := json.Unmarshal(m.Content, &msg); err != nil {
+			return recalled{}, fmt.Errorf("message %s: %w", m.ID, err)
+		}
+		found.Messages, found.IDs = append(found.Messages, msg), append(found.IDs, m.ID)
+	}
+	found.System = rememberedFromOtherThreads(others)
+	return found, nil
+}
+
+// messagesAround reads the matched messages with the recall's range of
+// messages before and after each (within its thread), without those of
+// skip, in the order they were said.
+func (a *Agent) messagesAround(ctx context.Context, matches []vector.Match, sr *SemanticRecall, skip []string) ([]storage.Message, error) {
+	span := sr.messageRange()
+	seen := map[string]bool{}
+	for _, id := range skip {
+		seen[id] = true
+	}
+	threads := map[string][]storage.Message{}
+	var out []storage.Message
+	for _, m := range matches {
+		if sr.Threshold != 0 && m.Score < sr.Threshold {
+			continue
+		}
+		id, _ := m.Metadata["message_id"].(string)
+		threadID, _ := m.Metadata["thread_id"].(string)
+		if id == "" || threadID == "" {
+			continue
+		}
+		thread, ok := threads[threadID]
+		if !ok {
+			var err error
+			if thread, err = a.cfg.Storage.ListMessages(ctx, threadID, 0); err != nil {
+				return nil, err
+			}
+			threads[threadID] = thread
+		}
+		at := slices.IndexFunc(thread, func(s storage.Message) bool { return s.ID == id })
+		if at < 0 {
+			continue // deleted since it was embedded
+		}
+		for _, s := range thread[max(0, at-span.Before):min(len(thread), at+span.After+1)] {
+			if !seen[s.ID] {
+				seen[s.ID] = true
+				out = append(out, s)
+			}
+		}
+	}
+	slices.SortStableFunc(out, compareRecalled)
+	return out, nil
+}
+
+var roleOrder = map[string]int{"system": 0, "user": 1, "assistant": 2, "tool": 3}
+
+// compareRecalled orders recalled messages as Mastra does: by time, then
+// thread, role (system, user, assistant, tool) and id.
+func compareRecalled(a, b storage.Message) int {
+	return cmp.Or(a.CreatedAt.Compare(b.CreatedAt), cmp.Compare(a.ThreadID, b.ThreadID),
+		cmp.Compare(roleRank(a.Role), roleRank(b.Role)), cmp.Compare(a.ID, b.ID))
+}
+
+func roleRank(role string) int {
+	if n, ok := roleOrder[role]; ok {
+		return n
+	}
+	return 99
+}
+
+// rememberedFromOtherThreads is Mastra's system message for messages
+// recalled from the resource's other threads: their text under a line
+// for each day, each with its time (UTC) and author. Mastra runs the
+// messages together; here each has a line of its own. Messages without
+// text (tool calls and results) are left out.
+func rememberedFromOtherThreads(msgs []storage.Message) string {
+	var b strings.Builder
+	lastDay := ""
+	for _, m := range msgs {
+		text := messageText(m.Content, " ")
+		if text == "" {
+			continue
+		}
+		t := m.CreatedAt.UTC()
+		if day := fmt.Sprintf("%d, %s, %d", t.Year(), t.Format("Jan"), t.Day()); day != lastDay {
+			fmt.Fprintf(&b, "\nthe following messages are from %s\n", day)
+			lastDay = day
+		} else {
+			b.WriteByte('\n')
+		}
+		fmt.Fprintf(&b, "Message from previous conversation at %s: %s: %s", t.Format("3:04 PM"), strings.ToUpper(m.Role[:1])+m.Role[1:], text)
+	}
+	if b.Len() == 0 {
+		return ""
+	}
+	return "The following messages were remembered from a different conversation:\n<remembered_from_other_conversation>\n" +
+		b.String() + "\n<end_remembered_from_other_conversation>"
+}
+
+// messageText is the text parts of a stored message, joined by sep.
+func messageText(content json.RawMessage, sep string) string {
+	var msg model.Message
+	if json.Unmarshal(content, &msg) != nil {
+		return ""
+	}
+	var texts []string
+	for _, p := range msg.Content {
+		if p.Type == model.MessageText && p.Text != "" {
+			texts = append(texts, p.Text)
+		}
+	}
+	return strings.Join(texts, sep)
+}
+
+// lastUserText is the text of the latest user message, its text parts
+// joined by spaces ("" when there is none).
+func lastUserText(msgs []model.Message) string {
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if msgs[i].Role != model.RoleUser {
+			continue
+		}
+		var texts []string
+		for _, p := range msgs[i].Content {
+			if p.Type == model.MessageText && p.Text != "" {
+				texts = append(texts, p.Text)
+			}
+		}
+		if len(texts) > 0 {
+			return strings.Join(texts, " ")
+		}
+	}
+	return ""
+}
+
+// embedMessages stores the embeddings of the saved messages that hold
+// text (users' and the assistant's), for semantic recall. Its failures
+// are logged, never the save's.
+func (a *Agent) embedMessages(ctx context.Context, msgs []storage.Message) {
+	sr := a.recallOptions()
+	if sr == nil {
+		return
+	}
+	var texts []string
+	var keep []storage.Message
+	for _, m := range msgs {
+		if m.Role != string(model.RoleUser) && m.Role != string(model.RoleAssistant) {
+			continue
+		}
+		if text := messageText(m.Content, "\n"); text != "" {
+			texts, keep = append(texts, text), append(keep, m)
+		}
+	}
+	if len(texts) == 0 {
+		return
+	}
+	if err := a.upsertEmbeddings(ctx, sr, keep, texts); err != nil {
+		a.cfg.Logger.Error("agent: embedding messages for semantic recall failed", "agent", a.ID(), "error", err)
+	}
+}
+
+func (a *Agent) upsertEmbeddings(ctx context.Context, sr *SemanticRecall, msgs []storage.Message, texts []string) error {
+	emb, err := model.EmbedMany(ctx, sr.Embedder, texts, nil)
+	if err != nil {
+		return err
+	}
+	index := sr.indexName()
+	if err := a.recallIndexes.ensure(ctx, sr.Vector, index, len(emb.Vectors[0])); err != nil {
+		return err
+	}
+	recs := make([]vector.Record, len(msgs))
+	for i, m := range msgs {
+		recs[i] = vector.Record{ID: m.ID, Vector: emb.Vectors[i], Metadata: map[string]any{
+			"message_id": m.ID, "thread_id": m.ThreadID, "resource_id": m.ResourceID, "role": m.Role,
+			"content": texts[i], "created_at": m.CreatedAt.UTC().Format("2006-01-02T15:04:05.000Z"),
+		}}
+	}
+	return sr.Vector.Upsert(ctx, index, recs)
+}
+
+// recallOptions is the agent's semantic recall, or nil.
+func (a *Agent) recallOptions() *SemanticRecall {
+	if a.cfg.Memory == nil || a.cfg.Storage == nil {
+		return nil
+	}
+	return a.cfg.Memory.SemanticRecall
+}
