@@ -100,7 +100,7 @@ func (r *run) conversation() []model.Message {
 // response format.
 func (r *run) request(messages []model.Message, choice model.ToolChoice) (*model.Request, error) {
 	messages = r.withBackgroundPrompt(messages)
-	req := &model.Request{Messages: withoutUnansweredCalls(withoutEmptyToolMessages(messages)), ToolChoice: choice, Settings: r.opts.settings, ProviderOptions: r.opts.providerOpts}
+	req := &model.Request{Messages: SentMessages(messages), ToolChoice: choice, Settings: r.opts.settings, ProviderOptions: r.opts.providerOpts}
 	if r.st != nil {
 		req.ResponseFormat = r.st.responseFormat()
 	}

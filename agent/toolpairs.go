@@ -2,6 +2,15 @@ package agent
 
 import "github.com/gomastra/mastra/model"
 
+// SentMessages returns msgs as a step sends them to the model: without
+// the tool messages that hold no result, and without half tool pairs (see
+// withoutUnansweredCalls). msgs itself is returned when nothing goes. A
+// step processor that measures the prompt (a token limiter) measures
+// these.
+func SentMessages(msgs []model.Message) []model.Message {
+	return withoutUnansweredCalls(withoutEmptyToolMessages(msgs))
+}
+
 // withoutUnansweredCalls is a prompt with its half tool pairs left out,
 // as Mastra sends prompts: an assistant message's tool call stays only
 // with its result, in the same message or in the tool messages right

@@ -6,6 +6,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/gomastra/mastra/agent"
 	"github.com/gomastra/mastra/model"
 )
 
@@ -21,7 +22,7 @@ func tool(parts ...model.Part) model.Message {
 	return model.Message{Role: model.RoleTool, Content: parts}
 }
 
-// paired leaves out what the agent would not send: calls without their
+// agent.SentMessages leaves out what the agent would not send: calls without their
 // result (a client tool's call recalled from memory), results without
 // their call, empty tool messages.
 func TestPairedDropsHalfPairs(t *testing.T) {
@@ -48,11 +49,11 @@ func TestPairedDropsHalfPairs(t *testing.T) {
 		model.UserText("next"),
 		model.Assistant(),
 	}
-	if diff := cmp.Diff(want, paired(in)); diff != "" {
+	if diff := cmp.Diff(want, agent.SentMessages(in)); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 	whole := []model.Message{model.UserText("hi"), model.Assistant(call("a", "x")), tool(result("a", "x"))}
-	if got := paired(whole); &got[0] != &whole[0] {
+	if got := agent.SentMessages(whole); &got[0] != &whole[0] {
 		t.Error("a prompt without halves is copied")
 	}
 }

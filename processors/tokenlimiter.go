@@ -106,7 +106,7 @@ func (t *TokenLimiter) ID() string { return TokenLimiterID }
 
 // ProcessStep trims s.Messages to the limit.
 func (t *TokenLimiter) ProcessStep(_ context.Context, s *agent.StepInput) error {
-	msgs := paired(s.Messages)
+	msgs := agent.SentMessages(s.Messages)
 	gs := groups(msgs)
 	isSystem := func(g [2]int) bool { return msgs[g[0]].Role == model.RoleSystem }
 	count := 0
@@ -172,7 +172,7 @@ func (t *TokenLimiter) ProcessStep(_ context.Context, s *agent.StepInput) error 
 // out).
 func (t *TokenLimiter) PromptTokens(msgs []model.Message) float64 {
 	total := 0.0
-	for _, m := range paired(msgs) {
+	for _, m := range agent.SentMessages(msgs) {
 		total += t.MessageTokens(m)
 	}
 	return total + TokensPerConversation
