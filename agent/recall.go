@@ -61,7 +61,7 @@ func (r *run) searchMemory(ctx context.Context, sr *SemanticRecall, query string
 	if len(emb.Vectors) != 1 {
 		return found, fmt.Errorf("embedding the query: %d vectors for one value", len(emb.Vectors))
 	}
-	index := sr.indexName()
+	index := sr.indexName(len(emb.Vectors[0]))
 	if err := r.agent.recallIndexes.ensure(ctx, sr.Vector, index, len(emb.Vectors[0])); err != nil {
 		return found, err
 	}
@@ -247,7 +247,7 @@ func (a *Agent) upsertEmbeddings(ctx context.Context, sr *SemanticRecall, msgs [
 	if err != nil {
 		return err
 	}
-	index := sr.indexName()
+	index := sr.indexName(len(emb.Vectors[0]))
 	if err := a.recallIndexes.ensure(ctx, sr.Vector, index, len(emb.Vectors[0])); err != nil {
 		return err
 	}
@@ -267,4 +267,56 @@ func (a *Agent) recallOptions() *SemanticRecall {
 		return nil
 	}
 	return a.cfg.Memory.SemanticRecall
+}
+
+// DeleteThread removes a memory thread, its messages and its state, and
+// with semantic recall the thread's embeddings (whose removal, like
+// Mastra's, is logged when it fails and does not fail the delete).
+func (a *Agent) DeleteThread(ctx context.Context, threadID string) error {
+	if a.cfg.Storage == nil {
+		return fmt.Errorf("agent %s: no storage", a.ID())
+	}
+	if err := a.cfg.Storage.DeleteThread(ctx, threadID); err != nil {
+		return err
+	}
+	a.forgetEmbeddings(ctx, func(store vector.Store, index string) error {
+		return store.DeleteByFilter(ctx, index, vector.Filter{"thread_id": threadID})
+	})
+	return nil
+}
+
+// DeleteMessages removes memory messages by id and, with semantic
+// recall, their embeddings (see DeleteThread).
+func (a *Agent) DeleteMessages(ctx context.Context, ids []string) error {
+	if a.cfg.Storage == nil {
+		return fmt.Errorf("agent %s: no storage", a.ID())
+	}
+	if err := a.cfg.Storage.DeleteMessages(ctx, ids); err != nil {
+		return err
+	}
+	if len(ids) > 0 {
+		a.forgetEmbeddings(ctx, func(store vector.Store, index string) error { return store.DeleteVectors(ctx, index, ids) })
+	}
+	return nil
+}
+
+// forgetEmbeddings runs del on each of the recall's message indexes.
+func (a *Agent) forgetEmbeddings(ctx context.Context, del func(vector.Store, string) error) {
+	sr := a.recallOptions()
+	if sr == nil {
+		return
+	}
+	names, err := sr.Vector.ListIndexes(ctx)
+	if err != nil {
+		a.cfg.Logger.Warn("agent: cannot list the vector indexes to delete embeddings", "agent", a.ID(), "error", err)
+		return
+	}
+	for _, name := range names {
+		if name != sr.IndexName && (sr.IndexName != "" || !strings.HasPrefix(name, messageIndexPrefix)) {
+			continue
+		}
+		if err := del(sr.Vector, name); err != nil {
+			a.cfg.Logger.Warn("agent: cannot delete embeddings", "agent", a.ID(), "index", name, "error", err)
+		}
+	}
 }

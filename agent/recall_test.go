@@ -89,7 +89,7 @@ func TestSemanticRecallInTheThread(t *testing.T) {
 	if got != want {
 		t.Errorf("prompt:\n got %s\nwant %s", got, want)
 	}
-	stats, err := st.DescribeIndex(t.Context(), "mastra_memory_mock_embedding_model")
+	stats, err := st.DescribeIndex(t.Context(), "memory_messages_64")
 	if err != nil || stats.Count != 8 || stats.Dimension != 64 {
 		t.Errorf("index %+v, %v: want the 8 messages with text, of 64 dimensions", stats, err)
 	}
@@ -155,5 +155,39 @@ func TestSemanticRecallSkipsTheHistory(t *testing.T) {
 	got := strings.Join(texts(log.last()), " | ")
 	if want := "user: My cat is called Tom | assistant: ok: My cat is called Tom | user: What is my cat called?"; got != want {
 		t.Errorf("prompt:\n got %s\nwant %s", got, want)
+	}
+}
+
+// Deleting a thread or messages through the agent deletes their
+// embeddings too, so recall cannot bring them back.
+func TestDeletingForgetsEmbeddings(t *testing.T) {
+	a, _, st := recallAgent(t, agent.ScopeResource, mock.NewEmbedder(64), nil)
+	say(t, a, "My cat is called Tom", "t1")
+	say(t, a, "My dog is called Rex", "t2")
+	count := func() int {
+		stats, err := st.DescribeIndex(t.Context(), "memory_messages_64")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return stats.Count
+	}
+	if n := count(); n != 4 {
+		t.Fatalf("%d embeddings, want 4", n)
+	}
+	if err := a.DeleteThread(t.Context(), "t1"); err != nil {
+		t.Fatal(err)
+	}
+	if n := count(); n != 2 {
+		t.Errorf("%d embeddings after deleting t1, want 2", n)
+	}
+	msgs, err := st.ListMessages(t.Context(), "t2", 0)
+	if err != nil || len(msgs) != 2 {
+		t.Fatalf("t2: %v, %v", msgs, err)
+	}
+	if err := a.DeleteMessages(t.Context(), []string{msgs[0].ID}); err != nil {
+		t.Fatal(err)
+	}
+	if n := count(); n != 1 {
+		t.Errorf("%d embeddings after deleting a message, want 1", n)
 	}
 }

@@ -3,7 +3,7 @@ package agent
 import (
 	"context"
 	"fmt"
-	"regexp"
+	"strconv"
 	"sync"
 
 	"github.com/gomastra/mastra/model"
@@ -43,8 +43,9 @@ type SemanticRecall struct {
 	// Threshold, when not 0, drops matches whose cosine similarity is
 	// lower.
 	Threshold float64
-	// IndexName is the vector index ("" for Mastra's default:
-	// mastra_memory_ and the embedder's model id, made a SQL identifier).
+	// IndexName is the vector index ("" for Mastra Memory's:
+	// memory_messages for 1536-dimension embeddings, memory_messages_<n>
+	// for n dimensions).
 	IndexName string
 }
 
@@ -81,19 +82,20 @@ func (s *SemanticRecall) scope() MemoryScope {
 	return ScopeResource
 }
 
-var notIdentifier = regexp.MustCompile(`[^a-zA-Z0-9_]`)
+// messageIndexPrefix starts the names of Mastra Memory's message
+// indexes.
+const messageIndexPrefix = "memory_messages"
 
-// indexName is the index the messages go to.
-func (s *SemanticRecall) indexName() string {
-	if s.IndexName != "" {
+// indexName is the index the messages of embeddings of the given
+// dimension go to.
+func (s *SemanticRecall) indexName(dimension int) string {
+	switch {
+	case s.IndexName != "":
 		return s.IndexName
+	case dimension == 1536:
+		return messageIndexPrefix
 	}
-	id := s.Embedder.ModelID()
-	if id == "" {
-		id = "default"
-	}
-	name := "mastra_memory_" + notIdentifier.ReplaceAllString(id, "_")
-	return name[:min(len(name), 63)]
+	return messageIndexPrefix + "_" + strconv.Itoa(dimension)
 }
 
 func (s *SemanticRecall) check() error {
@@ -105,7 +107,10 @@ func (s *SemanticRecall) check() error {
 	case s.MessageRange != nil && (s.MessageRange.Before < 0 || s.MessageRange.After < 0):
 		return fmt.Errorf("agent: SemanticRecall.MessageRange must not be negative")
 	}
-	return vector.CheckIndexName(s.indexName())
+	if s.IndexName != "" {
+		return vector.CheckIndexName(s.IndexName)
+	}
+	return nil
 }
 
 // vectorIndexes remembers the indexes an agent has made sure of, by
@@ -133,8 +138,9 @@ func (v *vectorIndexes) ensure(ctx context.Context, store vector.Store, name str
 }
 
 // RecallSettings returns the agent's semantic recall settings with
-// Mastra's defaults filled in (TopK, MessageRange, Scope, IndexName), or
-// nil when the agent has none.
+// Mastra's defaults filled in (TopK, MessageRange, Scope), or
+// nil when the agent has none. IndexName stays "" unless set: the default
+// depends on the embeddings' dimension.
 func (a *Agent) RecallSettings() *SemanticRecall {
 	sr := a.recallOptions()
 	if sr == nil {
@@ -142,6 +148,6 @@ func (a *Agent) RecallSettings() *SemanticRecall {
 	}
 	c := *sr
 	r := sr.messageRange()
-	c.TopK, c.MessageRange, c.Scope, c.IndexName = sr.topK(), &r, sr.scope(), sr.indexName()
+	c.TopK, c.MessageRange, c.Scope = sr.topK(), &r, sr.scope()
 	return &c
 }

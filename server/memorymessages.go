@@ -114,7 +114,7 @@ func checkSavedThreads(r *http.Request, store storage.Store, resources map[strin
 // to the caller's resource (403 otherwise); ids with no message are
 // skipped.
 func (s *Server) deleteMessages(w http.ResponseWriter, r *http.Request) {
-	_, err := s.memoryAgent(r)
+	a, err := s.memoryAgent(r)
 	var ids []string
 	if err == nil {
 		ids, err = s.readMessageIDs(r)
@@ -126,7 +126,11 @@ func (s *Server) deleteMessages(w http.ResponseWriter, r *http.Request) {
 	if err == nil {
 		err = checkDeletableMessages(r, store, ids)
 	}
-	if err == nil {
+	switch {
+	case err != nil:
+	case a != nil && a.HasMemory():
+		err = a.DeleteMessages(r.Context(), ids) // its embeddings too
+	default:
 		err = store.DeleteMessages(r.Context(), ids)
 	}
 	if err != nil {

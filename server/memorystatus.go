@@ -89,7 +89,7 @@ type recallConfig struct {
 	MessageRange agent.MessageRange `json:"messageRange"`
 	Scope        string             `json:"scope"`
 	Threshold    float64            `json:"threshold,omitempty"`
-	IndexName    string             `json:"indexName"`
+	IndexName    string             `json:"indexName,omitempty"`
 }
 
 // semanticRecallOf is false, or the agent's semantic recall settings.

@@ -276,7 +276,7 @@ func (s *Server) deleteThread(w http.ResponseWriter, r *http.Request) {
 		_, err = ownedThread(r, a.Storage(), r.PathValue("threadId"), r.URL.Query().Get("resourceId"))
 	}
 	if err == nil {
-		err = a.Storage().DeleteThread(r.Context(), r.PathValue("threadId"))
+		err = a.DeleteThread(r.Context(), r.PathValue("threadId"))
 	}
 	if err != nil {
 		s.writeError(w, r, err)
