@@ -94,6 +94,11 @@ func TestMemoryThreadRoutes(t *testing.T) {
 	if resp.StatusCode != 200 || u.Title != "Renamed" || u.Metadata["topic"] != "sums" || u.CreatedAt != a.CreatedAt || u.UpdatedAt == a.UpdatedAt {
 		t.Errorf("update keeps what it is not given and moves updatedAt: %s (created %s)", body, a.CreatedAt)
 	}
+	_, body = f.do(t, "GET", "/api/memory/threads?resourceId=u1&orderBy[field]=updatedAt", "")
+	decodeInto(t, "by update", body, &l)
+	if l.ids() != "a,"+b.ID {
+		t.Errorf("latest update first: %s", body)
+	}
 	resp, body = f.do(t, "DELETE", "/api/memory/threads/a?agentId=calc-agent&resourceId=u2", "")
 	checkAnswer(t, "delete as another resource", resp, body, 403, "")
 	resp, body = f.do(t, "DELETE", "/api/memory/threads/a?agentId=calc-agent", "")

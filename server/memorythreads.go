@@ -141,7 +141,7 @@ func (s *Server) listThreads(w http.ResponseWriter, r *http.Request) {
 // sortThreads orders threads (listed newest created first) as p asks.
 func sortThreads(threads []storage.Thread, p pageQuery) {
 	if p.ByUpdated {
-		slices.SortStableFunc(threads, func(a, b storage.Thread) int { return a.UpdatedAt.Compare(b.UpdatedAt) * -1 })
+		slices.SortStableFunc(threads, func(a, b storage.Thread) int { return b.UpdatedAt.Compare(a.UpdatedAt) })
 	}
 	if !p.Descending {
 		slices.Reverse(threads)
