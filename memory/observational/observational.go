@@ -1,0 +1,522 @@
+// Package observational is Mastra's observational memory (@mastra/memory
+// 1.31.0, ObservationalMemory): once the messages of a thread that no
+// observation covers exceed Config.MessageTokens, an observer model
+// compresses them into dated observations, and from then on those
+// messages are left out of the prompt while the observations come in
+// system messages; when the observations exceed Config.ObservationTokens
+// a reflector model condenses them.
+//
+// It is an agent.StepProcessor: add it first in agent.Config.Processors
+// of an agent with memory (Config.Memory and Config.Storage), and run the
+// agent with agent.WithMemory.
+package observational
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gomastra/mastra/agent"
+	"github.com/gomastra/mastra/model"
+	"github.com/gomastra/mastra/processors"
+	"github.com/gomastra/mastra/storage"
+)
+
+// ProcessorID is the processor's id, Mastra's.
+const ProcessorID = "observational-memory"
+
+// Mastra's defaults (OBSERVATIONAL_MEMORY_DEFAULTS, constants.ts).
+const (
+	DefaultMessageTokens     = 30_000
+	DefaultObservationTokens = 40_000
+)
+
+// StateType is the thread-state type of a thread-scoped record; resource
+// scope keeps the record in the resource's Metadata under MetadataKey.
+const (
+	StateType   = "observational-memory"
+	MetadataKey = "observationalMemory"
+)
+
+// Scope is whose observations a record holds.
+type Scope string
+
+// Scopes: ScopeThread (Mastra's default) keeps one record per thread;
+// ScopeResource one per resource, its threads' observations in
+// <thread id="..."> sections.
+const (
+	ScopeThread   Scope = "thread"
+	ScopeResource Scope = "resource"
+)
+
+// Config configures New.
+type Config struct {
+	// Model is the observer's and the reflector's model (required).
+	Model model.LanguageModel
+	// MessageTokens is how many tokens of unobserved messages trigger an
+	// observation (0: DefaultMessageTokens).
+	MessageTokens int
+	// ObservationTokens is how many tokens of observations trigger a
+	// reflection (0: DefaultObservationTokens).
+	ObservationTokens int
+	// Scope is ScopeThread when empty.
+	Scope Scope
+	// Storage keeps the records and is read for the thread's messages
+	// (the agent's, normally; required).
+	Storage storage.Store
+	// Location is the time zone of the dates and times the observer is
+	// shown (time.Local when nil, as Mastra uses the server's).
+	Location *time.Location
+	// Now is the clock of the records' times (time.Now when nil).
+	Now func() time.Time
+}
+
+// Record is what the processor keeps of a thread's (or resource's)
+// observations, under Mastra's field names
+// (ObservationalMemoryRecord).
+type Record struct {
+	ID         string `json:"id"`
+	Scope      Scope  `json:"scope"`
+	ThreadID   string `json:"threadId,omitempty"`
+	ResourceID string `json:"resourceId,omitempty"`
+	// OriginType is "initial", or "reflection" once a reflection has
+	// replaced the observations; GenerationCount counts reflections.
+	OriginType         string `json:"originType"`
+	GenerationCount    int    `json:"generationCount"`
+	ActiveObservations string `json:"activeObservations"`
+	// ObservationTokenCount is the observations' size;
+	// TotalTokensObserved the size of every message observed.
+	ObservationTokenCount int `json:"observationTokenCount"`
+	TotalTokensObserved   int `json:"totalTokensObserved"`
+	// LastObservedAt is the time of the newest message observed.
+	LastObservedAt *time.Time `json:"lastObservedAt,omitempty"`
+	// ObservedMessageIDs are the stored messages the observations cover.
+	ObservedMessageIDs []string `json:"observedMessageIds,omitempty"`
+	// Threads holds each thread's current task and suggested response
+	// (kept by Mastra in the thread's metadata).
+	Threads   map[string]ThreadHints `json:"threads,omitempty"`
+	CreatedAt time.Time              `json:"createdAt"`
+	UpdatedAt time.Time              `json:"updatedAt"`
+}
+
+// ThreadHints are the observer's continuation hints for a thread.
+type ThreadHints struct {
+	CurrentTask       string `json:"currentTask,omitempty"`
+	SuggestedResponse string `json:"suggestedResponse,omitempty"`
+}
+
+// Processor is the observational-memory step processor. It is safe for
+// concurrent use: steps of one thread (or resource) take turns.
+type Processor struct {
+	cfg   Config
+	mu    sync.Mutex
+	locks map[string]*keyLock
+}
+
+type keyLock struct {
+	mu   sync.Mutex
+	refs int
+}
+
+var _ agent.StepProcessor = (*Processor)(nil)
+
+// New returns the processor.
+func New(cfg Config) (*Processor, error) {
+	if cfg.Model == nil {
+		return nil, errors.New("observational memory: Config.Model is required")
+	}
+	if cfg.Storage == nil {
+		return nil, errors.New("observational memory: Config.Storage is required")
+	}
+	switch cfg.Scope {
+	case "":
+		cfg.Scope = ScopeThread
+	case ScopeThread, ScopeResource:
+	default:
+		return nil, fmt.Errorf("observational memory: unknown scope %q", cfg.Scope)
+	}
+	if cfg.MessageTokens <= 0 {
+		cfg.MessageTokens = DefaultMessageTokens
+	}
+	if cfg.ObservationTokens <= 0 {
+		cfg.ObservationTokens = DefaultObservationTokens
+	}
+	if cfg.Location == nil {
+		cfg.Location = time.Local
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	return &Processor{cfg: cfg, locks: map[string]*keyLock{}}, nil
+}
+
+// ID returns "observational-memory".
+func (p *Processor) ID() string { return ProcessorID }
+
+// ProcessStep observes and reflects when their thresholds are reached,
+// then leaves the observed messages out of s.Messages and puts the
+// observations in after its system messages. A step without a thread is
+// left alone. A failed observation or reflection call fails the step, as
+// Mastra's synchronous observation does, and changes nothing stored.
+func (p *Processor) ProcessStep(ctx context.Context, s *agent.StepInput) error {
+	if s.ThreadID == "" || (p.cfg.Scope == ScopeResource && s.ResourceID == "") {
+		return nil
+	}
+	key := p.key(s.ThreadID, s.ResourceID)
+	unlock := p.lock(key)
+	defer unlock()
+
+	rec, err := p.Load(ctx, s.ThreadID, s.ResourceID)
+	if err != nil {
+		return err
+	}
+	msgs, err := p.threadMessages(ctx, s.ThreadID)
+	if err != nil {
+		return err
+	}
+	observed := setOf(rec.ObservedMessageIDs)
+	var pending []stored
+	tokens := 0.0
+	for _, m := range msgs {
+		if !observed[m.ID] {
+			pending = append(pending, m)
+			tokens += counter.MessageTokens(m.Msg)
+		}
+	}
+	changed := false
+	if len(pending) > 0 && tokens >= float64(p.cfg.MessageTokens) {
+		if err := p.observe(ctx, &rec, s.ThreadID, pending, int(tokens)); err != nil {
+			return err
+		}
+		for _, m := range pending {
+			observed[m.ID] = true
+		}
+		changed = true
+	}
+	if rec.ObservationTokenCount >= p.cfg.ObservationTokens {
+		ok, err := p.reflect(ctx, &rec, s.ThreadID)
+		if err != nil {
+			return err
+		}
+		changed = changed || ok
+	}
+	if changed {
+		if err := p.save(ctx, rec); err != nil {
+			return err
+		}
+	}
+	s.Messages = p.prompt(s.Messages, rec, s.ThreadID, msgs, observed)
+	return nil
+}
+
+// counter counts messages as Mastra's TokenLimiter does (processors'
+// estimate, Mastra 1.71's).
+var counter = &processors.TokenLimiter{}
+
+func (p *Processor) key(threadID, resourceID string) string {
+	if p.cfg.Scope == ScopeResource {
+		return "resource:" + resourceID
+	}
+	return "thread:" + threadID
+}
+
+// lock serialises the steps of one record.
+func (p *Processor) lock(key string) func() {
+	p.mu.Lock()
+	l := p.locks[key]
+	if l == nil {
+		l = &keyLock{}
+		p.locks[key] = l
+	}
+	l.refs++
+	p.mu.Unlock()
+	l.mu.Lock()
+	return func() {
+		l.mu.Unlock()
+		p.mu.Lock()
+		if l.refs--; l.refs == 0 {
+			delete(p.locks, key)
+		}
+		p.mu.Unlock()
+	}
+}
+
+// threadMessages reads the thread's stored messages, oldest first.
+func (p *Processor) threadMessages(ctx context.Context, threadID string) ([]stored, error) {
+	list, err := p.cfg.Storage.ListMessages(ctx, threadID, 0)
+	if err != nil {
+		return nil, fmt.Errorf("observational memory: reading thread %s: %w", threadID, err)
+	}
+	out := make([]stored, 0, len(list))
+	for _, m := range list {
+		var msg model.Message
+		if err := json.Unmarshal(m.Content, &msg); err != nil {
+			return nil, fmt.Errorf("observational memory: message %s: %w", m.ID, err)
+		}
+		out = append(out, stored{ID: m.ID, ThreadID: m.ThreadID, CreatedAt: m.CreatedAt, Msg: msg})
+	}
+	return out, nil
+}
+
+// observe has the observer compress pending into observations appended
+// to rec's.
+func (p *Processor) observe(ctx context.Context, rec *Record, threadID string, pending []stored, tokens int) error {
+	hints := rec.Threads[threadID]
+	existing := rec.ActiveObservations
+	req := &model.Request{
+		Messages: []model.Message{
+			model.System(observerSystemPrompt),
+			model.UserText(observerTaskPrompt(existing, hints.CurrentTask, hints.SuggestedResponse)),
+			observerHistory(pending, p.cfg.Location),
+		},
+		Settings: model.CallSettings{Temperature: ptr(0.3), MaxOutputTokens: ptr(100_000)},
+	}
+	resp, err := model.Collect(ctx, p.cfg.Model, req)
+	if err != nil {
+		return fmt.Errorf("observational memory: observer: %w", err)
+	}
+	out := parseObserverOutput(resp.Text)
+	if strings.TrimSpace(out.Observations) == "" {
+		return fmt.Errorf("observational memory: the observer's answer holds no observations (no <observations> block and no list item), so %d messages stay unobserved: %q", len(pending), clip(resp.Text, 200))
+	}
+	last := pending[0].CreatedAt
+	for _, m := range pending {
+		if m.CreatedAt.After(last) {
+			last = m.CreatedAt
+		}
+	}
+	if last.IsZero() {
+		last = p.cfg.Now()
+	}
+	last = last.UTC()
+	section := out.Observations
+	if p.cfg.Scope == ScopeResource {
+		section = "<thread id=\"" + threadID + "\">\n" + section + "\n</thread>"
+	}
+	if existing == "" {
+		rec.ActiveObservations = section
+	} else {
+		rec.ActiveObservations = existing + messageBoundary(last) + section
+	}
+	rec.ObservationTokenCount = processors.EstimateTokens(rec.ActiveObservations)
+	rec.TotalTokensObserved += tokens
+	rec.LastObservedAt = &last
+	for _, m := range pending {
+		rec.ObservedMessageIDs = append(rec.ObservedMessageIDs, m.ID)
+	}
+	if out.CurrentTask != "" {
+		hints.CurrentTask = out.CurrentTask
+	}
+	if out.SuggestedResponse != "" {
+		hints.SuggestedResponse = out.SuggestedResponse
+	}
+	if rec.Threads == nil {
+		rec.Threads = map[string]ThreadHints{}
+	}
+	rec.Threads[threadID] = hints
+	return nil
+}
+
+// messageBoundary is Mastra's createMessageBoundary.
+func messageBoundary(t time.Time) string {
+	return "\n\n--- message boundary (" + t.UTC().Format("2006-01-02T15:04:05.000Z") + ") ---\n\n"
+}
+
+// reflect has the reflector condense rec's observations, retrying at
+// higher compression levels while the result is not below
+// ObservationTokens (Mastra's callReflector: from level 1, or 2 for
+// gemini-2.5-flash, up to three levels more). It reports whether rec
+// changed; an answer without observations at every level leaves it as
+// it was.
+func (p *Processor) reflect(ctx context.Context, rec *Record, threadID string) (bool, error) {
+	start := 1
+	if strings.Contains(p.cfg.Model.ModelID(), "gemini-2.5-flash") {
+		start = 2
+	}
+	maxLevel := min(maxCompressionLevel, start+3)
+	var best *parsed
+	bestTokens := 0
+	for level := start; level <= maxLevel; level++ {
+		req := &model.Request{
+			Messages: []model.Message{
+				model.System(reflectorSystemPrompt),
+				model.UserText(reflectorPrompt(rec.ActiveObservations, level)),
+			},
+			Settings: model.CallSettings{Temperature: ptr(0.0), MaxOutputTokens: ptr(100_000)},
+		}
+		resp, err := model.Collect(ctx, p.cfg.Model, req)
+		if err != nil {
+			return false, fmt.Errorf("observational memory: reflector: %w", err)
+		}
+		out := parseReflectorOutput(resp.Text)
+		if strings.TrimSpace(out.Observations) == "" {
+			continue
+		}
+		best, bestTokens = &out, processors.EstimateTokens(out.Observations)
+		if bestTokens < p.cfg.ObservationTokens {
+			break
+		}
+	}
+	if best == nil {
+		return false, nil
+	}
+	rec.ActiveObservations = best.Observations
+	rec.ObservationTokenCount = bestTokens
+	rec.OriginType = "reflection"
+	rec.GenerationCount++
+	if best.SuggestedResponse != "" {
+		h := rec.Threads[threadID]
+		h.SuggestedResponse = best.SuggestedResponse
+		if rec.Threads == nil {
+			rec.Threads = map[string]ThreadHints{}
+		}
+		rec.Threads[threadID] = h
+	}
+	return true, nil
+}
+
+// prompt leaves out of msgs the observed messages at the start of the
+// conversation and puts the observations' system messages and the
+// continuation reminder after msgs' system messages.
+func (p *Processor) prompt(msgs []model.Message, rec Record, threadID string, thread []stored, observed map[string]bool) []model.Message {
+	if rec.ActiveObservations == "" {
+		return msgs
+	}
+	gone := map[[32]byte]int{}
+	for _, m := range thread {
+		if observed[m.ID] {
+			gone[fingerprint(m.Msg)]++
+		}
+	}
+	n := 0
+	for n < len(msgs) && msgs[n].Role == model.RoleSystem {
+		n++
+	}
+	rest := msgs[n:]
+	for len(rest) > 0 {
+		f := fingerprint(rest[0])
+		if gone[f] == 0 {
+			break
+		}
+		gone[f]--
+		rest = rest[1:]
+	}
+	hints := rec.Threads[threadID]
+	ctxMsgs := contextMessages(rec.ActiveObservations, hints.CurrentTask, hints.SuggestedResponse)
+	out := make([]model.Message, 0, n+len(ctxMsgs)+1+len(rest))
+	out = append(out, msgs[:n]...)
+	for _, t := range ctxMsgs {
+		out = append(out, model.System(t))
+	}
+	out = append(out, model.UserText("<system-reminder>"+continuationHint+"</system-reminder>"))
+	return append(out, rest...)
+}
+
+// fingerprint identifies a message by its stored form.
+func fingerprint(m model.Message) [32]byte {
+	b, err := json.Marshal(m)
+	if err != nil {
+		return [32]byte{}
+	}
+	return sha256.Sum256(b)
+}
+
+// Load returns the record of a thread (or of its resource, in resource
+// scope); an empty one when none is stored.
+func (p *Processor) Load(ctx context.Context, threadID, resourceID string) (Record, error) {
+	var raw json.RawMessage
+	if p.cfg.Scope == ScopeResource {
+		r, err := p.cfg.Storage.GetResource(ctx, resourceID)
+		switch {
+		case errors.Is(err, storage.ErrNotFound):
+		case err != nil:
+			return Record{}, fmt.Errorf("observational memory: reading resource %s: %w", resourceID, err)
+		case r.Metadata[MetadataKey] != nil:
+			if raw, err = json.Marshal(r.Metadata[MetadataKey]); err != nil {
+				return Record{}, fmt.Errorf("observational memory: resource %s: %w", resourceID, err)
+			}
+		}
+	} else {
+		v, ok, err := p.cfg.Storage.GetThreadState(ctx, threadID, StateType)
+		if err != nil {
+			return Record{}, fmt.Errorf("observational memory: reading thread %s: %w", threadID, err)
+		}
+		if ok {
+			raw = v
+		}
+	}
+	if len(raw) == 0 {
+		now := p.cfg.Now().UTC()
+		rec := Record{ID: p.key(threadID, resourceID), Scope: p.cfg.Scope, ResourceID: resourceID, OriginType: "initial", CreatedAt: now, UpdatedAt: now}
+		if p.cfg.Scope == ScopeThread {
+			rec.ThreadID = threadID
+		}
+		return rec, nil
+	}
+	var rec Record
+	if err := json.Unmarshal(raw, &rec); err != nil {
+		return Record{}, fmt.Errorf("observational memory: the stored record is unreadable: %w", err)
+	}
+	return rec, nil
+}
+
+func (p *Processor) save(ctx context.Context, rec Record) error {
+	rec.UpdatedAt = p.cfg.Now().UTC()
+	raw, err := json.Marshal(rec)
+	if err != nil {
+		return fmt.Errorf("observational memory: %w", err)
+	}
+	if p.cfg.Scope == ScopeThread {
+		if err := p.cfg.Storage.SetThreadState(ctx, rec.ThreadID, StateType, raw); err != nil {
+			return fmt.Errorf("observational memory: saving: %w", err)
+		}
+		return nil
+	}
+	r, err := p.cfg.Storage.GetResource(ctx, rec.ResourceID)
+	if errors.Is(err, storage.ErrNotFound) {
+		r, err = &storage.Resource{ID: rec.ResourceID}, nil
+	}
+	if err != nil {
+		return fmt.Errorf("observational memory: reading resource %s: %w", rec.ResourceID, err)
+	}
+	var v map[string]any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return fmt.Errorf("observational memory: %w", err)
+	}
+	if r.Metadata == nil {
+		r.Metadata = map[string]any{}
+	}
+	r.Metadata[MetadataKey] = v
+	if err := p.cfg.Storage.SaveResource(ctx, *r); err != nil {
+		return fmt.Errorf("observational memory: saving: %w", err)
+	}
+	return nil
+}
+
+func setOf(ids []string) map[string]bool {
+	m := make(map[string]bool, len(ids))
+	for _, id := range ids {
+		m[id] = true
+	}
+	return m
+}
+
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	i := n
+	for i > 0 && !utf8Start(s[i]) {
+		i--
+	}
+	return s[:i] + "…"
+}
+
+func utf8Start(b byte) bool { return b&0xC0 != 0x80 }
+
+func ptr[T any](v T) *T { return &v }

@@ -1,0 +1,151 @@
+package observational
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/gomastra/mastra/model"
+)
+
+// The testdata files are what @mastra/memory 1.31.0's own functions
+// return, captured by testdata/gen.mjs (TZ=UTC).
+
+func readTestdata(t *testing.T, name string) string {
+	t.Helper()
+	b, err := os.ReadFile("testdata/" + name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestPromptsAreMastras(t *testing.T) {
+	for _, c := range []struct{ name, got string }{
+		{"observer-system.txt", observerSystemPrompt},
+		{"reflector-system.txt", reflectorSystemPrompt},
+		{"context-prompt.txt", contextPrompt},
+		{"continuation-hint.txt", continuationHint},
+		{"observer-task-first.txt", observerTaskPrompt("", "", "")},
+		{"observer-task-next.txt", observerTaskPrompt("Date: Jan 2, 2026\n* 🔴 (10:00) User likes tea", "Answer about tea", "Ask which tea")},
+	} {
+		if want := readTestdata(t, c.name); c.got != want {
+			t.Errorf("%s differs from Mastra's:\n got %q\nwant %q", c.name, clip(c.got, 400), clip(want, 400))
+		}
+	}
+	for level := 0; level <= maxCompressionLevel; level++ {
+		name := fmt.Sprintf("reflector-prompt-%d.txt", level)
+		if got, want := reflectorPrompt("Date: Jan 2, 2026\n* 🔴 (10:00) User likes tea", level), readTestdata(t, name); got != want {
+			t.Errorf("%s differs from Mastra's:\n got %q\nwant %q", name, got, want)
+		}
+	}
+}
+
+func TestObserverHistoryIsMastras(t *testing.T) {
+	at := func(s string) time.Time {
+		v, err := time.Parse(time.RFC3339, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	msgs := []stored{
+		{ID: "m1", CreatedAt: at("2026-01-02T10:00:00Z"), Msg: model.UserText("I like green tea.")},
+		{ID: "m2", CreatedAt: at("2026-01-02T10:00:05Z"), Msg: model.Assistant(model.Text("Noted!"), model.ToolCall("c1", "weather", json.RawMessage(`{"city":"Paris"}`)))},
+		{ID: "m2t", CreatedAt: at("2026-01-02T10:00:05Z"), Msg: model.ToolMessage(model.ToolResultPart{ToolCallID: "c1", ToolName: "weather", Output: model.ToolResultOutput{Type: model.OutputJSON, Value: map[string]any{"temp": 21}}})},
+		{ID: "m3", CreatedAt: at("2026-01-03T09:30:00Z"), Msg: model.UserText("And coffee?")},
+	}
+	got := observerHistory(msgs, time.UTC)
+	var want struct {
+		Role    string
+		Content []struct{ Type, Text string }
+	}
+	if err := json.Unmarshal([]byte(readTestdata(t, "observer-history.json")), &want); err != nil {
+		t.Fatal(err)
+	}
+	if string(got.Role) != want.Role || len(got.Content) != len(want.Content) {
+		t.Fatalf("got %d parts (%s), want %d (%s): %+v", len(got.Content), got.Role, len(want.Content), want.Role, got.Content)
+	}
+	for i, p := range want.Content {
+		if got.Content[i].Type != p.Type || got.Content[i].Text != p.Text {
+			t.Errorf("part %d: got %q, want %q", i, got.Content[i].Text, p.Text)
+		}
+	}
+}
+
+func TestObserverHistoryTimes(t *testing.T) {
+	base := time.Date(2026, 3, 9, 0, 5, 0, 0, time.UTC)
+	msgs := []stored{
+		{CreatedAt: base, Msg: model.UserText("a")},
+		{CreatedAt: base.Add(12 * time.Hour), Msg: model.Assistant(model.Reasoning("hmm"), model.Text("b"))},
+		{CreatedAt: base.Add(12 * time.Hour), Msg: model.ToolMessage(model.ToolResultPart{ToolName: "t", Output: model.ToolResultOutput{Type: model.OutputErrorText, Value: ""}})},
+	}
+	got := observerHistory(msgs, time.UTC)
+	want := []string{"Mar 9 2026:\nUser (12:05 AM): a", "Reasoning (12:05 PM): hmm\nAssistant: b\nTool Error t: Tool execution failed"}
+	if len(got.Content) != 3 || got.Content[1].Text != want[0] || got.Content[2].Text != want[1] {
+		t.Errorf("got %+v", got.Content)
+	}
+}
+
+func TestParsingIsMastras(t *testing.T) {
+	var cases []struct {
+		Output string
+		Parsed struct {
+			Observations, CurrentTask, SuggestedContinuation string
+		}
+		Optimized string
+	}
+	if err := json.Unmarshal([]byte(readTestdata(t, "parse.json")), &cases); err != nil {
+		t.Fatal(err)
+	}
+	if len(cases) < 4 {
+		t.Fatalf("%d cases", len(cases))
+	}
+	for i, c := range cases {
+		p := parseObserverOutput(c.Output)
+		if p.Observations != c.Parsed.Observations || p.CurrentTask != c.Parsed.CurrentTask || p.SuggestedResponse != c.Parsed.SuggestedContinuation {
+			t.Errorf("case %d: got %+v, want %+v", i, p, c.Parsed)
+		}
+		if got := optimizeForContext(p.Observations); got != c.Optimized {
+			t.Errorf("case %d: optimized %q, want %q", i, got, c.Optimized)
+		}
+	}
+}
+
+func TestReflectorParsingFallsBackToTheWholeAnswer(t *testing.T) {
+	if got := parseReflectorOutput("  just prose\n").Observations; got != "just prose" {
+		t.Errorf("got %q", got)
+	}
+	if got := parseReflectorOutput("x\n- a\ny").Observations; got != "- a" {
+		t.Errorf("got %q", got)
+	}
+	p := parseReflectorOutput("<observations>\nA\n</observations> <suggested-response>S</suggested-response>")
+	if p.Observations != "A" || p.SuggestedResponse != "S" {
+		t.Errorf("got %+v", p)
+	}
+}
+
+func TestContextMessagesAndHelpers(t *testing.T) {
+	at := time.Date(2026, 1, 2, 10, 0, 5, 0, time.UTC)
+	obs := "Date: Jan 2, 2026\n* 🟡 (10:00) one [tag]" + messageBoundary(at) + "* 🔴 two -> three [3 items collapsed - ID: b1] [link](u)"
+	got := contextMessages(obs, "Task", "")
+	want := []string{contextPrompt, "<observations>", "Date: Jan 2, 2026\n* (10:00) one", "* 🔴 two three [3 items collapsed - ID: b1] [link](u)", "<current-task>\nTask\n</current-task>"}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("got %q", got)
+	}
+	if b := messageBoundary(at); b != "\n\n--- message boundary (2026-01-02T10:00:05.000Z) ---\n\n" {
+		t.Errorf("boundary %q", b)
+	}
+	long := string(make([]rune, 0))
+	for range 10_001 {
+		long += "a"
+	}
+	if got := sanitizeObservationLines("x\n" + long); got != "x\n"+long[:10_000]+" … [truncated]" {
+		t.Errorf("long line kept: %d", len(got))
+	}
+	if got := clip("héllo", 2); got != "h…" {
+		t.Errorf("clip %q", got)
+	}
+}

@@ -1,0 +1,47 @@
+// gen.mjs: captures the texts of @mastra/memory 1.31.0's observational memory that
+// the Go package embeds (../prompts) and tests against (this directory).
+// Run it in a scratch directory holding a node_modules link to an install of
+// @mastra/memory 1.31.0 and chunk.mjs, a copy of its dist/src-zTE4189S.js with
+// this line appended (the builders the package does not export):
+//   export { buildReflectorSystemPrompt as __brs, buildObserverTaskPrompt as __botp, buildReflectorPrompt as __brp, buildObserverHistoryMessage as __bohm, parseMemorySectionXml as __pmsx, optimizeObservationsForContext as __oofc };
+// then: TZ=UTC node gen.mjs (offline), and copy out/* here and prompts/* to ../prompts.
+import * as c from './chunk.mjs';
+import { InMemoryStore } from '@mastra/core/storage';
+import fs from 'fs';
+const om = new c.u({ storage: new InMemoryStore(), scope: 'thread', model: 'openai/gpt-4o', observation: { bufferTokens: false }, reflection: {} });
+const oex = om.observationConfig.extractors, rex = om.reflectionConfig.extractors;
+console.error('obs extractors', oex.map(e => e.slug + ':' + e.mode), 'ref', rex.map(e=>e.slug+':'+e.mode));
+console.error('defaults', JSON.stringify(c.L));
+fs.mkdirSync('out', {recursive:true});
+fs.writeFileSync('out/observer-system.txt', c.O(false, undefined, om.observationConfig.threadTitle, oex));
+fs.writeFileSync('out/reflector-system.txt', c.__brs(undefined, rex));
+fs.writeFileSync('out/observer-task-first.txt', c.__botp(undefined, {extractors: oex}));
+fs.writeFileSync('out/observer-task-next.txt', c.__botp('Date: Jan 2, 2026\n* 🔴 (10:00) User likes tea', {extractors: oex, priorCurrentTask: 'Answer about tea', priorSuggestedResponse: 'Ask which tea'}));
+for (const l of [0,1,2,3,4]) fs.writeFileSync(`out/reflector-prompt-${l}.txt`, c.__brp('Date: Jan 2, 2026\n* 🔴 (10:00) User likes tea', undefined, l, false, rex));
+const msgs = [
+ {id:'m1', role:'user', createdAt:new Date('2026-01-02T10:00:00Z'), content:{format:2, parts:[{type:'text', text:'I like green tea.'}]}},
+ {id:'m2', role:'assistant', createdAt:new Date('2026-01-02T10:00:05Z'), content:{format:2, parts:[{type:'text', text:'Noted!'},{type:'tool-invocation', toolInvocation:{state:'result', toolCallId:'c1', toolName:'weather', args:{city:'Paris'}, result:{temp:21}}}]}},
+ {id:'m3', role:'user', createdAt:new Date('2026-01-03T09:30:00Z'), content:{format:2, parts:[{type:'text', text:'And coffee?'}]}},
+];
+fs.writeFileSync('out/observer-history.json', JSON.stringify(c.__bohm(msgs, {}), null, 1));
+fs.writeFileSync('out/context-prompt.txt', c.z + '\n\n' + c.R);
+fs.writeFileSync('out/continuation-hint.txt', c.B ?? '');
+console.error(Object.keys(om.observationConfig), om.observationConfig.threadTitle, om.reflectionConfig.observationTokens, om.observationConfig.messageTokens);
+// Pieces the Go package embeds (each a Mastra text, cut from its own builders' output).
+fs.mkdirSync('prompts', {recursive:true});
+const p0 = c.__brp('OBS', undefined, 0, false, rex);
+const marker = '\n\n## Additional Output Sections\n\n';
+fs.writeFileSync('prompts/observer-system.txt', c.O(false, undefined, om.observationConfig.threadTitle, oex));
+fs.writeFileSync('prompts/reflector-system.txt', c.__brs(undefined, rex));
+fs.writeFileSync('prompts/extractor-sections.txt', p0.slice(p0.indexOf(marker) + marker.length));
+for (const l of [1,2,3,4]) { const p = c.__brp('OBS', undefined, l, false, rex); const head = p0.slice(0, p0.indexOf(marker)); fs.writeFileSync(`prompts/compression-${l}.txt`, p.slice(head.length + 2, p.indexOf(marker))); }
+fs.writeFileSync('prompts/context.txt', c.z + '\n\n' + c.R);
+fs.writeFileSync('prompts/continuation-hint.txt', c.B);
+// Parsing cases: the observer's output as Mastra parses it, and observations as Mastra shows them.
+const outputs = [
+  '<observations>\nDate: Jan 2, 2026\n* 🔴 (10:00) User likes green tea\n* 🟡 (10:01) Assistant noted it [preference, drink]\n  * -> asked about coffee\n</observations>\n\n<current-task>\nAnswer about coffee\n</current-task>\n\n<suggested-response>\nAsk which coffee\n</suggested-response>',
+  'Sure! Here are my notes:\n* 🔴 (10:00) User likes tea\n- 🟡 second\n1. numbered\nnot a list line',
+  'I could not find anything worth noting.',
+  '  <observations>\nA\n  </observations>\ntext <observations>inline</observations>\n<observations>\nB\n</observations>',
+];
+fs.writeFileSync('out/parse.json', JSON.stringify(outputs.map(o => ({ output: o, parsed: c.N(o, oex), optimized: c.M(c.N(o, oex).observations) })), null, 1));
