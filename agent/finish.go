@@ -87,6 +87,21 @@ func (r *run) fail(out sink, err error) {
 	r.finish(out, model.FinishError)
 }
 
+// trip ends a run a step processor stopped, as Mastra ends it: a
+// tripwire chunk, no finish chunk; the output has the tripwire and
+// finish reason "other".
+func (r *run) trip(out sink, t Tripwire) {
+	r.result.tripwire, r.result.finishReason = &t, model.FinishOther
+	if err := r.journal.remove(r.storageCtx()); err != nil {
+		r.agent.cfg.Logger.Warn(storage.ErrorDetail(err), "agent", r.agent.cfg.ID, "runId", r.opts.runID)
+	}
+	if fn := r.opts.onFinish; fn != nil {
+		o := r.output()
+		safeCallback(r.agent.cfg.Logger, "onFinish", func() { fn(r.ctx, o) })
+	}
+	r.emit(out, stream.TypeTripwire, t)
+}
+
 // abort ends a run whose context ended (not one its consumer stopped)
 // with Mastra's abort chunk. A run saved as running is parked: its state
 // stays saved, and a recovery finishes it.

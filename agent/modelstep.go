@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"errors"
 	"slices"
 
 	"github.com/gomastra/mastra/model"
@@ -15,14 +16,18 @@ import (
 // from there without calling the model again. It reports whether the
 // run goes on.
 func (r *run) modelStep(out sink) bool {
+	messages := r.conversation()
+	r.report.see(messages)
+	messages, choice, err := r.prepare(r.state.Step, messages)
+	if tw, ok := errors.AsType[TripwireError](err); ok {
+		r.trip(out, tw.Tripwire())
+		return false
+	}
 	if !r.emit(out, stream.TypeStepStart, stream.StepStartPayload{
 		Request: map[string]any{}, Warnings: []any{}, MessageID: r.report.messageID, StartedAt: r.engine.Now().UnixMilli(),
 	}) {
 		return false
 	}
-	messages := r.conversation()
-	r.report.see(messages)
-	messages, choice, err := r.prepare(r.state.Step, messages)
 	var a assembled
 	if err == nil {
 		err = r.callModel(out, messages, choice, &a)

@@ -3,7 +3,6 @@ package processors_test
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"strings"
 	"testing"
 
@@ -286,18 +285,25 @@ func TestTokenLimiterWithMemory(t *testing.T) {
 	}
 }
 
-// A prompt whose system messages alone pass the limit fails the run with
-// the limiter's tripwire, before the model is called.
+// A prompt whose system messages alone pass the limit stops the run
+// with the limiter's tripwire, before the model is called, as Mastra's:
+// a tripwire chunk, no step, finish reason "other".
 func TestTokenLimiterTripsTheRun(t *testing.T) {
 	m := mock.New(mock.Step{Text: "never"})
 	a, _ := memoryAgent(t, m, processors.NewTokenLimiter(30))
 	out, err := a.Generate(context.Background(), "Hi", agent.WithMemory("thread-1", "user-1"))
-	var tw *processors.TripWire
-	if !errors.As(err, &tw) {
-		t.Fatalf("err = %v (%T), output error %v; want a *processors.TripWire", err, err, out.Error)
+	if err != nil || out.Tripwire == nil || out.FinishReason != "other" {
+		t.Fatalf("err = %v, output %+v; want the limiter's tripwire", err, out)
 	}
-	if tw.ProcessorID != "token-limiter" || tw.Metadata["systemTokens"] != 12.8 {
+	if tw := out.Tripwire; tw.ProcessorID != "token-limiter" || tw.Metadata["systemTokens"] != 12.8 || tw.Retry {
 		t.Errorf("tripwire %+v", tw)
+	}
+	var types []string
+	for _, c := range out.Chunks {
+		types = append(types, c.Type)
+	}
+	if got := strings.Join(types, " "); got != "start tripwire" {
+		t.Errorf("chunks %s, want Mastra's: start tripwire", got)
 	}
 	if n := len(m.Calls()); n != 0 {
 		t.Errorf("the model was called %d times", n)

@@ -361,9 +361,9 @@ func mediaTokens(data string, hasData bool, mediaType string) int {
 }
 
 // TripWire is Mastra's TripWire: a processor's refusal to send the step
-// to the model, with Mastra's reason and metadata. Mastra ends the run
-// with finish reason "tripwire"; a gomastra step processor can only fail
-// the run, which it does with this error (errors.As finds it).
+// to the model, with Mastra's reason and metadata. It is an
+// agent.TripwireError: the run ends, as Mastra's does, with a tripwire
+// chunk and Output.Tripwire (finish reason "other"), not with an error.
 type TripWire struct {
 	ProcessorID string
 	Reason      string
@@ -375,6 +375,8 @@ type TripWire struct {
 
 // Error returns the reason.
 func (e *TripWire) Error() string { return e.Reason }
+
+var _ agent.TripwireError = (*TripWire)(nil)
 
 // Tripwire is e as the agent reports a tripwire.
 func (e *TripWire) Tripwire() agent.Tripwire {

@@ -59,6 +59,7 @@ const (
 	TypeFinish                = "finish"
 	TypeError                 = "error"
 	TypeAbort                 = "abort"
+	TypeTripwire              = "tripwire"
 )
 
 // Chunk is one stream chunk. Payload is one of this package's payload
