@@ -25,6 +25,7 @@ func Example() {
 		MessageTokens: 200,      // Mastra's default is 30,000
 		Storage:       store,
 		Location:      time.UTC,
+		Now:           func() time.Time { return time.Date(2026, 1, 3, 9, 0, 0, 0, time.UTC) }, // a fixed clock for the output below
 	})
 	if err != nil {
 		panic(err)
@@ -46,7 +47,7 @@ func Example() {
 	// Output:
 	// system: "The following observations block contains your memory of pas"
 	// system: "<observations>"
-	// system: "Date: Jan 2, 2026\n* 🔴 (10:00) User described their garden: t"
+	// system: "Date: Jan 2, 2026 (yesterday)\n* 🔴 (10:00) User described the"
 	// user: "<system-reminder>Please continue naturally with the conversa"
 	// 1 message observed, 25 tokens of observations
 }

@@ -407,7 +407,7 @@ func (p *Processor) prompt(msgs []model.Message, rec Record, threadID string, th
 		rest = rest[1:]
 	}
 	hints := rec.Threads[threadID]
-	ctxMsgs := contextMessages(rec.ActiveObservations, hints.CurrentTask, hints.SuggestedResponse)
+	ctxMsgs := contextMessages(rec.ActiveObservations, hints.CurrentTask, hints.SuggestedResponse, p.cfg.Now(), p.cfg.Location)
 	out := make([]model.Message, 0, n+len(ctxMsgs)+1+len(rest))
 	out = append(out, msgs[:n]...)
 	for _, t := range ctxMsgs {

@@ -39,6 +39,9 @@ func newOM(t *testing.T, cfg observational.Config) *observational.Processor {
 	if cfg.Location == nil {
 		cfg.Location = time.UTC
 	}
+	if cfg.Now == nil {
+		cfg.Now = func() time.Time { return time.Date(2026, 1, 2, 18, 0, 0, 0, time.UTC) }
+	}
 	p, err := observational.New(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -119,7 +122,7 @@ func TestObservesThenLeavesObservedMessagesOut(t *testing.T) {
 	}
 	if len(got) < 5 || !strings.HasPrefix(got[0].TextContent(), "The following observations block contains your memory") ||
 		got[1].TextContent() != "<observations>" ||
-		got[2].TextContent() != "Date: Jan 2, 2026\n* 🔴 (10:00) User likes green tea\n* (10:01) User described their garden" ||
+		got[2].TextContent() != "Date: Jan 2, 2026 (today)\n* 🔴 (10:00) User likes green tea\n* (10:01) User described their garden" ||
 		got[3].TextContent() != "<current-task>\nAnswer about the garden\n</current-task>" ||
 		got[4].Role != model.RoleUser || !strings.HasPrefix(got[4].TextContent(), "<system-reminder>Please continue naturally") {
 		t.Errorf("prompt %q", texts(got))
@@ -283,7 +286,7 @@ func TestResourceScopeSharesObservations(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := actor.Calls()[1].Messages
-	if !hasText(got, "<thread id=\"thread-1\">\nDate: Jan 2, 2026") || !hasText(got, "Hi again") {
+	if !hasText(got, "<thread id=\"thread-1\">\nDate: Jan 2, 2026 (today)") || !hasText(got, "Hi again") {
 		t.Errorf("other thread's prompt %q", texts(got))
 	}
 	if _, ok, _ := st.GetThreadState(ctx, "thread-1", observational.StateType); ok {

@@ -3,6 +3,7 @@ package observational
 import (
 	_ "embed"
 	"strings"
+	"time"
 )
 
 // The model-facing texts below are Mastra's, byte for byte: each file in
@@ -98,11 +99,12 @@ func reflectorPrompt(observations string, level int) string {
 }
 
 // contextMessages is formatObservationsForContext (observational-memory.ts)
-// without retrieval, relative dates or other threads' messages: the
-// system messages that give the model its observations.
-func contextMessages(observations, currentTask, suggested string) []string {
+// without retrieval or other threads' messages: the system messages that
+// give the model its observations, their dates annotated relative to now
+// (dates read in loc).
+func contextMessages(observations, currentTask, suggested string, now time.Time, loc *time.Location) []string {
 	msgs := []string{contextPrompt}
-	if chunks := splitContextChunks(optimizeForContext(observations)); len(chunks) > 0 {
+	if chunks := splitContextChunks(addRelativeTime(optimizeForContext(observations), now, loc)); len(chunks) > 0 {
 		msgs = append(msgs, "<observations>")
 		msgs = append(msgs, chunks...)
 	}

@@ -130,8 +130,8 @@ func TestReflectorParsingFallsBackToTheWholeAnswer(t *testing.T) {
 func TestContextMessagesAndHelpers(t *testing.T) {
 	at := time.Date(2026, 1, 2, 10, 0, 5, 0, time.UTC)
 	obs := "Date: Jan 2, 2026\n* 🟡 (10:00) one [tag]" + messageBoundary(at) + "* 🔴 two -> three [3 items collapsed - ID: b1] [link](u)"
-	got := contextMessages(obs, "Task", "")
-	want := []string{contextPrompt, "<observations>", "Date: Jan 2, 2026\n* (10:00) one", "* 🔴 two three [3 items collapsed - ID: b1] [link](u)", "<current-task>\nTask\n</current-task>"}
+	got := contextMessages(obs, "Task", "", at.Add(30*24*time.Hour), time.UTC)
+	want := []string{contextPrompt, "<observations>", "Date: Jan 2, 2026 (1 month ago)\n* (10:00) one", "* 🔴 two three [3 items collapsed - ID: b1] [link](u)", "<current-task>\nTask\n</current-task>"}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("got %q", got)
 	}
@@ -147,5 +147,57 @@ func TestContextMessagesAndHelpers(t *testing.T) {
 	}
 	if got := clip("héllo", 2); got != "h…" {
 		t.Errorf("clip %q", got)
+	}
+}
+
+func TestRelativeDatesAreMastras(t *testing.T) {
+	var cases []struct {
+		Observations, Annotated string
+		Now                     time.Time
+	}
+	if err := json.Unmarshal([]byte(readTestdata(t, "relative.json")), &cases); err != nil {
+		t.Fatal(err)
+	}
+	if len(cases) < 3 {
+		t.Fatalf("%d cases", len(cases))
+	}
+	for i, c := range cases {
+		if got := addRelativeTime(c.Observations, c.Now, time.UTC); got != c.Annotated {
+			t.Errorf("case %d:\n got %q\nwant %q", i, got, c.Annotated)
+		}
+	}
+	for _, c := range []struct {
+		days int
+		want string
+	}{{-1, "tomorrow"}, {-3, "in 3 days"}, {-10, "in 1 week"}, {-20, "in 2 weeks"}, {-40, "in 1 month"}, {-400, "in 1 year"}, {-800, "in 2 years"},
+		{3, "3 days ago"}, {10, "1 week ago"}, {20, "2 weeks ago"}, {40, "1 month ago"}, {100, "3 months ago"}, {800, "2 years ago"}} {
+		now := time.Date(2026, 3, 10, 12, 0, 0, 0, time.UTC)
+		if got := relativeTime(now.Add(-time.Duration(c.days)*24*time.Hour), now); got != c.want {
+			t.Errorf("%d days: %q, want %q", c.days, got, c.want)
+		}
+	}
+	d := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	for days, want := range map[int]string{1: "", 3: "[3 days later]", 10: "[1 week later]", 20: "[2 weeks later]", 45: "[1 month later]", 100: "[3 months later]"} {
+		if got := gapBetween(d, d.AddDate(0, 0, days)); got != want {
+			t.Errorf("gap %d: %q, want %q", days, got, want)
+		}
+	}
+}
+
+func TestDateOfContent(t *testing.T) {
+	for in, want := range map[string]string{
+		"late May 2025":        "2025-05-23",
+		"early May 2025":       "2025-05-07",
+		"mid-May 2025":         "2025-05-15",
+		"May 27-28, 2025":      "2025-05-27",
+		"April to May 2025":    "2025-05-01",
+		"Sept 3, 2025":         "2025-09-03",
+		"Foo 3, 2025":          "",
+		"sometime around 2025": "",
+	} {
+		got, ok := dateOfContent(in, time.UTC)
+		if s := got.Format("2006-01-02"); (want == "" && ok) || (want != "" && s != want) {
+			t.Errorf("%q: %v %v, want %q", in, s, ok, want)
+		}
 	}
 }

@@ -3,7 +3,7 @@
 // Run it in a scratch directory holding a node_modules link to an install of
 // @mastra/memory 1.31.0 and chunk.mjs, a copy of its dist/src-zTE4189S.js with
 // this line appended (the builders the package does not export):
-//   export { buildReflectorSystemPrompt as __brs, buildObserverTaskPrompt as __botp, buildReflectorPrompt as __brp, buildObserverHistoryMessage as __bohm, parseMemorySectionXml as __pmsx, optimizeObservationsForContext as __oofc };
+//   export { addRelativeTimeToObservations as __art, buildReflectorSystemPrompt as __brs, buildObserverTaskPrompt as __botp, buildReflectorPrompt as __brp, buildObserverHistoryMessage as __bohm, parseMemorySectionXml as __pmsx, optimizeObservationsForContext as __oofc };
 // then: TZ=UTC node gen.mjs (offline), and copy out/* here and prompts/* to ../prompts.
 import * as c from './chunk.mjs';
 import { InMemoryStore } from '@mastra/core/storage';
@@ -45,3 +45,11 @@ const outputs = [
   '  <observations>\nA\n  </observations>\ntext <observations>inline</observations>\n<observations>\nB\n</observations>',
 ];
 fs.writeFileSync('out/parse.json', JSON.stringify(outputs.map(o => ({ output: o, parsed: c.N(o, oex), optimized: c.M(c.N(o, oex).observations) })), null, 1));
+// Relative dates as the actor is shown them (addRelativeTimeToObservations), now = Mar 10, 2026 15:00 UTC.
+const now = new Date('2026-03-10T15:00:00Z');
+const relObs = [
+  'Date: Mar 10, 2026\n* 🔴 (10:00) today',
+  'Date: Jan 2, 2026\n* 🔴 (10:00) User will visit parents this weekend. (meaning Jan 3-4, 2026)\n* 🔴 User went to Rome. (estimated late December 2025)\n\nDate: Jan 3, 2026\n* x\n\nDate: Jan 9, 2026\n* y (meaning Mar 20, 2026)\n\nDate: Feb 20, 2026\n* z (estimated mid-to-late March 2026)\n\nDate: March 9, 2026\n* User plans to travel (meaning Jan 12 to early Feb 2026)\nDate: Sept 1, 2024\nDate: Foo 1, 2024\n* (meaning Marchxx 5, 2027) (estimated 2025)',
+  'no dates (meaning May 30, 2025) here; needs to go (meaning Mar 11, 2026) and wants to (estimated early Apr 2027) and (meaning Dec 25, 2026)',
+];
+fs.writeFileSync('out/relative.json', JSON.stringify(relObs.map(o => ({ observations: o, now: now.toISOString(), annotated: c.__art(o, now) })), null, 1));
