@@ -274,7 +274,8 @@ func (p *Processor) observe(ctx context.Context, rec *Record, threadID string, p
 			model.UserText(observerTaskPrompt(existing, hints.CurrentTask, hints.SuggestedResponse)),
 			observerHistory(pending, p.cfg.Location),
 		},
-		Settings: model.CallSettings{Temperature: ptr(0.3), MaxOutputTokens: ptr(100_000)},
+		Settings:        model.CallSettings{Temperature: ptr(0.3), MaxOutputTokens: ptr(100_000)},
+		ProviderOptions: thinking(215),
 	}
 	resp, err := model.Collect(ctx, p.cfg.Model, req)
 	if err != nil {
@@ -347,7 +348,8 @@ func (p *Processor) reflect(ctx context.Context, rec *Record, threadID string) (
 				model.System(reflectorSystemPrompt),
 				model.UserText(reflectorPrompt(rec.ActiveObservations, level)),
 			},
-			Settings: model.CallSettings{Temperature: ptr(0.0), MaxOutputTokens: ptr(100_000)},
+			Settings:        model.CallSettings{Temperature: ptr(0.0), MaxOutputTokens: ptr(100_000)},
+			ProviderOptions: thinking(1024),
 		}
 		resp, err := model.Collect(ctx, p.cfg.Model, req)
 		if err != nil {
@@ -520,3 +522,10 @@ func clip(s string, n int) string {
 func utf8Start(b byte) bool { return b&0xC0 != 0x80 }
 
 func ptr[T any](v T) *T { return &v }
+
+// thinking is Mastra's default providerOptions of the observer (a budget
+// of 215) and the reflector (1024): Google's thinking budget, which other
+// providers ignore.
+func thinking(budget int) model.ProviderOptions {
+	return model.ProviderOptions{"google": {"thinkingConfig": map[string]any{"thinkingBudget": budget}}}
+}

@@ -2,6 +2,7 @@ package observational_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"strings"
 	"sync"
@@ -113,6 +114,9 @@ func TestObservesThenLeavesObservedMessagesOut(t *testing.T) {
 	}
 	if s := req.Settings; s.Temperature == nil || *s.Temperature != 0.3 || s.MaxOutputTokens == nil || *s.MaxOutputTokens != 100_000 {
 		t.Errorf("settings %+v", s)
+	}
+	if b, _ := json.Marshal(req.ProviderOptions); string(b) != `{"google":{"thinkingConfig":{"thinkingBudget":215}}}` {
+		t.Errorf("provider options %s", b)
 	}
 
 	// The run that observed is given the observations, not the messages.
@@ -236,7 +240,8 @@ func TestReflectsWhenObservationsGrow(t *testing.T) {
 		r := calls[i+1]
 		if len(r.Messages) != 2 || !strings.Contains(r.Messages[0].TextContent(), "the observation reflector") ||
 			!strings.HasPrefix(r.Messages[1].TextContent(), "## OBSERVATIONS TO REFLECT ON\n\nDate: Jan 2, 2026") ||
-			!strings.Contains(r.Messages[1].TextContent(), level) || *r.Settings.Temperature != 0 {
+			!strings.Contains(r.Messages[1].TextContent(), level) || *r.Settings.Temperature != 0 ||
+			r.ProviderOptions["google"]["thinkingConfig"].(map[string]any)["thinkingBudget"] != 1024 {
 			t.Errorf("reflector call %d: %q", i, texts(r.Messages))
 		}
 	}
@@ -337,6 +342,11 @@ func TestTaskListSurvivesTruncation(t *testing.T) {
 	got := actor.Calls()[2].Messages
 	if hasText(got, "Fix the bug and test it.") || !hasText(got, "User likes green tea") {
 		t.Fatalf("not truncated: %q", texts(got))
+	}
+	for _, m := range got {
+		if m.Role == model.RoleTool || m.Role == model.RoleAssistant {
+			t.Errorf("the observed step is still sent: %q", texts(got))
+		}
 	}
 	if !hasText(got, "{id: task_fix_the_bug} Fix the bug") || !hasText(got, "Write tests") {
 		t.Errorf("the task list is not shown after truncation: %q", texts(got))
