@@ -116,6 +116,10 @@ type Processor struct {
 	cfg   Config
 	mu    sync.Mutex
 	locks map[string]*keyLock
+	// stuck holds, by record, the size of observations a reflection
+	// left at or above ObservationTokens: Mastra does not reflect them
+	// again until they change.
+	stuck map[string]int
 }
 
 type keyLock struct {
@@ -152,7 +156,7 @@ func New(cfg Config) (*Processor, error) {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	return &Processor{cfg: cfg, locks: map[string]*keyLock{}}, nil
+	return &Processor{cfg: cfg, locks: map[string]*keyLock{}, stuck: map[string]int{}}, nil
 }
 
 // ID returns "observational-memory".
@@ -198,12 +202,13 @@ func (p *Processor) ProcessStep(ctx context.Context, s *agent.StepInput) error {
 		}
 		changed = true
 	}
-	if rec.ObservationTokenCount >= p.cfg.ObservationTokens {
+	if rec.ObservationTokenCount >= p.cfg.ObservationTokens && !p.unproductive(key, rec.ObservationTokenCount) {
 		ok, err := p.reflect(ctx, &rec, s.ThreadID)
 		if err != nil {
 			return err
 		}
 		changed = changed || ok
+		p.reflected(key, rec.ObservationTokenCount)
 	}
 	if changed {
 		if err := p.save(ctx, rec); err != nil {
@@ -246,6 +251,26 @@ func (p *Processor) lock(key string) func() {
 	}
 }
 
+// unproductive reports whether a reflection already left observations of
+// this size above the threshold.
+func (p *Processor) unproductive(key string, tokens int) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	n, ok := p.stuck[key]
+	return ok && n == tokens
+}
+
+// reflected notes the size of the observations a reflection left.
+func (p *Processor) reflected(key string, tokens int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if tokens >= p.cfg.ObservationTokens {
+		p.stuck[key] = tokens
+	} else {
+		delete(p.stuck, key)
+	}
+}
+
 // threadMessages reads the thread's stored messages, oldest first.
 func (p *Processor) threadMessages(ctx context.Context, threadID string) ([]stored, error) {
 	list, err := p.cfg.Storage.ListMessages(ctx, threadID, 0)
@@ -278,6 +303,13 @@ func (p *Processor) observe(ctx context.Context, rec *Record, threadID string, p
 		ProviderOptions: thinking(215),
 	}
 	resp, err := model.Collect(ctx, p.cfg.Model, req)
+	if err == nil && degenerate(resp.Text) {
+		// Mastra retries a looping answer once.
+		resp, err = model.Collect(ctx, p.cfg.Model, req)
+		if err == nil && degenerate(resp.Text) {
+			return fmt.Errorf("observational memory: the observer repeated itself (a degenerate answer) twice, so %d messages stay unobserved: %q", len(pending), clip(resp.Text, 200))
+		}
+	}
 	if err != nil {
 		return fmt.Errorf("observational memory: observer: %w", err)
 	}
@@ -356,8 +388,8 @@ func (p *Processor) reflect(ctx context.Context, rec *Record, threadID string) (
 			return false, fmt.Errorf("observational memory: reflector: %w", err)
 		}
 		out := parseReflectorOutput(resp.Text)
-		if strings.TrimSpace(out.Observations) == "" {
-			continue
+		if degenerate(resp.Text) || strings.TrimSpace(out.Observations) == "" {
+			continue // a failed compression, as Mastra counts it
 		}
 		best, bestTokens = &out, processors.EstimateTokens(out.Observations)
 		if bestTokens < p.cfg.ObservationTokens {

@@ -272,6 +272,44 @@ func TestReflectionWithoutObservationsKeepsThem(t *testing.T) {
 	if rec.OriginType != "initial" || !strings.Contains(rec.ActiveObservations, "User likes green tea") || len(rec.ObservedMessageIDs) != 1 {
 		t.Errorf("record %+v", rec)
 	}
+	// Unchanged observations are not reflected on again, as Mastra skips them.
+	if _, err := a.Generate(ctx, "ok?", agent.WithMemory("thread-1", "user-1")); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(observer.Calls()); n != 5 {
+		t.Errorf("%d calls after an unproductive reflection", n)
+	}
+}
+
+func TestDegenerateObserverAnswers(t *testing.T) {
+	ctx := context.Background()
+	loop := strings.Repeat("* 🔴 (10:00) User likes green tea and asked again.\n", 60)
+	for _, c := range []struct {
+		name  string
+		steps []mock.Step
+		err   string
+	}{
+		{"twice", []mock.Step{{Text: loop}, {Text: loop}}, "the observer repeated itself"},
+		{"once", []mock.Step{{Text: loop}, {Text: observed}}, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			st := openStore(t)
+			observer := mock.New(c.steps...)
+			om := newOM(t, observational.Config{Model: observer, MessageTokens: 200, Storage: st})
+			a := newAgent(t, st, mock.New(mock.Step{Text: "ok"}).RepeatLast(), om)
+			_, err := a.Generate(ctx, long, agent.WithMemory("thread-1", "user-1"))
+			if c.err == "" && err != nil || c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)) {
+				t.Fatalf("err %v", err)
+			}
+			if n := len(observer.Calls()); n != 2 {
+				t.Errorf("%d calls", n)
+			}
+			rec, _ := om.Load(ctx, "thread-1", "")
+			if (c.err == "") != (len(rec.ObservedMessageIDs) == 1) {
+				t.Errorf("record %+v", rec)
+			}
+		})
+	}
 }
 
 func TestResourceScopeSharesObservations(t *testing.T) {
@@ -421,5 +459,24 @@ func TestNewAndStepsWithoutThread(t *testing.T) {
 	}
 	if _, err := om.Load(context.Background(), "t", "r"); err == nil || !strings.Contains(err.Error(), "unreadable") {
 		t.Errorf("err %v", err)
+	}
+}
+
+func TestDegenerateReflectionIsAFailedCompression(t *testing.T) {
+	ctx := context.Background()
+	st := openStore(t)
+	loop := strings.Repeat("* 🔴 (10:00) User likes green tea and asked again.\n", 60)
+	observer := mock.New(mock.Step{Text: observed}, mock.Step{Text: loop}).RepeatLast()
+	om := newOM(t, observational.Config{Model: observer, MessageTokens: 200, ObservationTokens: 30, Storage: st})
+	a := newAgent(t, st, mock.New(mock.Step{Text: "ok"}).RepeatLast(), om)
+	if _, err := a.Generate(ctx, long, agent.WithMemory("thread-1", "user-1")); err != nil {
+		t.Fatal(err)
+	}
+	calls := observer.Calls()
+	if len(calls) != 5 || !strings.Contains(calls[2].Messages[1].TextContent(), "## AGGRESSIVE COMPRESSION REQUIRED") {
+		t.Fatalf("%d calls", len(calls))
+	}
+	if rec, _ := om.Load(ctx, "thread-1", ""); !strings.Contains(rec.ActiveObservations, "User likes green tea\n") || rec.GenerationCount != 0 {
+		t.Errorf("record %+v", rec)
 	}
 }

@@ -165,3 +165,51 @@ func splitContextChunks(obs string) []string {
 	}
 	return chunks
 }
+
+// minDuplicateLine is MIN_DUPLICATE_LINE_CHARS.
+const minDuplicateLine = 24
+
+// degenerate is Mastra's detectDegenerateRepetition: an answer of 2,000
+// UTF-16 units or more that repeats itself (over 40% of ~50 sampled
+// 200-unit windows seen before, a line of over 50,000 units, or over
+// half of 20 or more substantial lines repeated), the sign of a model
+// caught in a loop.
+func degenerate(text string) bool {
+	u := utf16.Encode([]rune(text))
+	if len(u) < 2000 {
+		return false
+	}
+	const window = 200
+	step := max(1, len(u)/50)
+	seen := map[string]int{}
+	dup, total := 0, 0
+	for i := 0; i+window <= len(u); i += step {
+		w := string(utf16.Decode(u[i : i+window]))
+		total++
+		if seen[w]++; seen[w] > 1 {
+			dup++
+		}
+	}
+	if total > 5 && float64(dup)/float64(total) > 0.4 {
+		return true
+	}
+	lines := strings.Split(text, "\n")
+	for _, l := range lines {
+		if len(utf16.Encode([]rune(l))) > 50_000 {
+			return true
+		}
+	}
+	seenLines := map[string]int{}
+	dup, total = 0, 0
+	for _, l := range lines {
+		l = strings.TrimSpace(l)
+		if len(utf16.Encode([]rune(l))) < minDuplicateLine {
+			continue
+		}
+		total++
+		if seenLines[l]++; seenLines[l] > 1 {
+			dup++
+		}
+	}
+	return total >= 20 && float64(dup)/float64(total) > 0.5
+}

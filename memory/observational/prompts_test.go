@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -198,6 +199,40 @@ func TestDateOfContent(t *testing.T) {
 		got, ok := dateOfContent(in, time.UTC)
 		if s := got.Format("2006-01-02"); (want == "" && ok) || (want != "" && s != want) {
 			t.Errorf("%q: %v %v, want %q", in, s, ok, want)
+		}
+	}
+}
+
+func TestDegenerate(t *testing.T) {
+	loop := strings.Repeat("* 🔴 (10:00) User likes green tea and asked again.\n", 60)
+	var varied strings.Builder
+	for i := range 120 {
+		fmt.Fprintf(&varied, "* 🔴 (10:%02d) Observation number %d about item %d\n", i%60, i, i*7)
+	}
+	lines := strings.Repeat("* a line long enough to be counted here\n", 25) + strings.Repeat("x", 2000)
+	var numbers strings.Builder
+	for i := 0; numbers.Len() <= 50_000; i++ {
+		fmt.Fprintf(&numbers, "%d,", i)
+	}
+	longLine := numbers.String() // no window alike
+	half := longLine[:1500] + strings.Repeat("0123456789", 150)
+	for _, c := range []struct {
+		text string
+		want bool
+	}{
+		{"", false},
+		{strings.Repeat("ab", 900), false}, // under 2,000
+		{loop, true},
+		{strings.Repeat("0123456789", 300), true}, // windows alike
+		{strings.Repeat("* 🔴 (10:00) User likes green tea and asked again. ", 60), false}, // Mastra's blind spot: one line, a period the samples miss
+		{varied.String(), false},
+		{"<observations>\n" + longLine + "\n</observations>", true},
+		{longLine[:49_000], false},
+		{half, true},
+		{lines, true},
+	} {
+		if got := degenerate(c.text); got != c.want {
+			t.Errorf("degenerate(%.40q… %d) = %v", c.text, len(c.text), got)
 		}
 	}
 }
