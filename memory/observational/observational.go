@@ -179,11 +179,11 @@ func (p *Processor) ProcessStep(ctx context.Context, s *agent.StepInput) error {
 	if err != nil {
 		return err
 	}
-	msgs, err := p.threadMessages(ctx, s.ThreadID)
+	observed := setOf(rec.ObservedMessageIDs)
+	msgs, err := p.threadMessages(ctx, s.ThreadID, observed, len(s.Messages))
 	if err != nil {
 		return err
 	}
-	observed := setOf(rec.ObservedMessageIDs)
 	var pending []stored
 	tokens := 0.0
 	for _, m := range msgs {
@@ -271,11 +271,21 @@ func (p *Processor) reflected(key string, tokens int) {
 	}
 }
 
-// threadMessages reads the thread's stored messages, oldest first.
-func (p *Processor) threadMessages(ctx context.Context, threadID string) ([]stored, error) {
-	list, err := p.cfg.Storage.ListMessages(ctx, threadID, 0)
-	if err != nil {
-		return nil, fmt.Errorf("observational memory: reading thread %s: %w", threadID, err)
+// threadMessages reads the thread's latest stored messages, oldest
+// first: at least the prompt's number and 64 more, and more until the
+// oldest read is observed (observations cover a prefix of the thread,
+// since each observes every message not yet observed) or the thread is
+// read whole.
+func (p *Processor) threadMessages(ctx context.Context, threadID string, observed map[string]bool, prompt int) ([]stored, error) {
+	var list []storage.Message
+	for n := prompt + 64; ; n *= 2 {
+		var err error
+		if list, err = p.cfg.Storage.ListMessages(ctx, threadID, n); err != nil {
+			return nil, fmt.Errorf("observational memory: reading thread %s: %w", threadID, err)
+		}
+		if len(list) < n || observed[list[0].ID] {
+			break
+		}
 	}
 	out := make([]stored, 0, len(list))
 	for _, m := range list {

@@ -480,3 +480,75 @@ func TestDegenerateReflectionIsAFailedCompression(t *testing.T) {
 		t.Errorf("record %+v", rec)
 	}
 }
+
+// listCounter records the sizes of the message lists asked for.
+type listCounter struct {
+	*sqlite.Store
+	mu sync.Mutex
+	ns []int
+}
+
+func (l *listCounter) ListMessages(ctx context.Context, threadID string, n int) ([]storage.Message, error) {
+	l.mu.Lock()
+	l.ns = append(l.ns, n)
+	l.mu.Unlock()
+	return l.Store.ListMessages(ctx, threadID, n)
+}
+
+func (l *listCounter) asked() []int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	ns := l.ns
+	l.ns = nil
+	return ns
+}
+
+func TestReadsOnlyTheThreadsTail(t *testing.T) {
+	ctx := context.Background()
+	st := &listCounter{Store: openStore(t)}
+	if err := st.SaveThread(ctx, storage.Thread{ID: "thread-1", ResourceID: "user-1"}); err != nil {
+		t.Fatal(err)
+	}
+	base := time.Date(2026, 1, 2, 10, 0, 0, 0, time.UTC)
+	var prompt []model.Message
+	save := func(from, to int) {
+		var msgs []storage.Message
+		for i := from; i < to; i++ {
+			m := model.UserText(strings.Repeat("word ", 10) + "message " + strings.Repeat("x", i%7) + " " + string(rune('a'+i%26)))
+			raw, _ := m.MarshalJSON()
+			msgs = append(msgs, storage.Message{ID: "m" + string(rune('A'+i/26)) + string(rune('a'+i%26)), ThreadID: "thread-1", ResourceID: "user-1", Role: "user", Content: raw, CreatedAt: base.Add(time.Duration(i) * time.Second)})
+			prompt = append(prompt, m)
+		}
+		if err := st.SaveMessages(ctx, msgs); err != nil {
+			t.Fatal(err)
+		}
+	}
+	save(0, 200)
+	observer := mock.New(mock.Step{Text: observed})
+	om := newOM(t, observational.Config{Model: observer, MessageTokens: 1000, Storage: st})
+	s := &agent.StepInput{ThreadID: "thread-1", ResourceID: "user-1", Messages: append([]model.Message(nil), prompt[190:]...)}
+	if err := om.ProcessStep(ctx, s); err != nil {
+		t.Fatal(err)
+	}
+	if got := st.asked(); len(got) != 3 || got[0] != 74 || got[2] != 296 {
+		t.Errorf("asked for %v", got)
+	}
+	if rec, _ := om.Load(ctx, "thread-1", ""); len(rec.ObservedMessageIDs) != 200 {
+		t.Errorf("%d observed", len(rec.ObservedMessageIDs))
+	}
+	if h := observer.Calls()[0].Messages[2]; len(h.Content) != 201 {
+		t.Errorf("%d messages observed", len(h.Content)-1)
+	}
+	save(200, 205)
+	s = &agent.StepInput{ThreadID: "thread-1", ResourceID: "user-1", Messages: append([]model.Message{model.System("Be brief.")}, prompt[195:]...)}
+	if err := om.ProcessStep(ctx, s); err != nil {
+		t.Fatal(err)
+	}
+	if got := st.asked(); len(got) != 1 || got[0] != 75 {
+		t.Errorf("asked for %v", got)
+	}
+	// Be brief., 4 of observations, the reminder, then the 5 new messages.
+	if len(s.Messages) != 11 || s.Messages[0].TextContent() != "Be brief." || s.Messages[6].TextContent() != prompt[200].TextContent() {
+		t.Errorf("prompt %q", texts(s.Messages))
+	}
+}
