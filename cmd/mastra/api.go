@@ -44,8 +44,8 @@ type optionHelp struct {
 	flags, description string
 }
 
-// newAPICommand returns `mastra api`: tool, agent, workflow and mcp
-// commands that call a Mastra server's HTTP API and print JSON. Output,
+// newAPICommand returns `mastra api`: agent, workflow, tool, mcp, thread
+// and memory commands that call a Mastra server's HTTP API and print JSON. Output,
 // errors, exit codes and help follow the Mastra CLI (`mastra api` of the
 // mastra npm package): success is {"data": ...} on stdout and exit code 0;
 // failure is {"error": {"code", "message", "details"}} on stderr and exit
@@ -88,6 +88,8 @@ func newAPICommand(cfg *apiConfig) *cobra.Command {
 	b.addWorkflowCommands(api)
 	b.addToolCommands(api)
 	b.addMCPCommands(api)
+	b.addThreadCommands(api)
+	b.addMemoryCommands(api)
 	return api
 }
 

@@ -75,6 +75,10 @@ func TestErrorCodes(t *testing.T) {
 			`{"error":{"code":"MISSING_INPUT","message":"Command requires a single inline JSON input argument","details":{"command":"mastra api agent run"}}}`},
 		{"missing argument", []string{"api", "--url", ok, "workflow", "run", "get", "wf"},
 			`{"error":{"code":"MISSING_ARGUMENT","message":"Missing required argument <runId>","details":{"argument":"runId"}}}`},
+		{"thread id not in the input", []string{"api", "--url", ok, "memory", "current", "get", `{"agentId":"a","threadId":7}`},
+			`{"error":{"code":"MISSING_ARGUMENT","message":"Missing required argument <threadId>","details":{"argument":"threadId"}}}`},
+		{"thread id in the input, not positional", []string{"api", "--url", ok, "thread", "messages", `{"threadId":"t"}`},
+			`{"error":{"code":"MISSING_ARGUMENT","message":"Missing required argument <threadId>","details":{"argument":"threadId"}}}`},
 		{"unreachable", []string{"api", "--url", closed, "tool", "list"},
 			`{"error":{"code":"SERVER_UNREACHABLE","message":"Could not connect to target server","details":{"message":"fetch failed"}}}`},
 		{"invalid URL", []string{"api", "--url", "localhost-no-scheme", "tool", "list"},
@@ -137,6 +141,27 @@ func TestRequests(t *testing.T) {
 			method: "GET", uri: "/api/workflows/wf/runs?perPage=5&status=running"},
 		{name: "mcp tool input wrapped in data", args: []string{"mcp", "tool", "execute", "srv", "calc", `{"n":1}`},
 			method: "POST", uri: "/api/mcp/srv/tools/calc/execute", body: `{"data":{"n":1}}`},
+		{name: "thread create: agentId to the query", args: []string{"thread", "create", `{"title":"T","agentId":"a 1","resourceId":"u","threadId":"t","metadata":{"k":1}}`},
+			method: "POST", uri: "/api/memory/threads?agentId=a+1", body: `{"title":"T","resourceId":"u","threadId":"t","metadata":{"k":1}}`},
+		{name: "thread update", args: []string{"thread", "update", "t/1", `{"agentId":"a","title":"New"}`},
+			method: "PATCH", uri: "/api/memory/threads/t%2F1?agentId=a", body: `{"title":"New"}`},
+		{name: "thread delete has no body", args: []string{"thread", "delete", "t", `{"agentId":"a","resourceId":"u"}`},
+			method: "DELETE", uri: "/api/memory/threads/t?agentId=a&resourceId=u"},
+		{name: "thread delete sends other keys in a body", args: []string{"thread", "delete", "t", `{"agentId":"a","note":"x"}`},
+			method: "DELETE", uri: "/api/memory/threads/t?agentId=a", body: `{"note":"x"}`},
+		{name: "thread get takes no input", args: []string{"thread", "get", "t"}, method: "GET", uri: "/api/memory/threads/t"},
+		{name: "thread list query", args: []string{"thread", "list", `{"resourceId":"u","orderBy":{"field":"createdAt","direction":"ASC"}}`},
+			method: "GET", uri: "/api/memory/threads?resourceId=u&orderBy=%7B%22field%22%3A%22createdAt%22%2C%22direction%22%3A%22ASC%22%7D"},
+		{name: "thread messages", args: []string{"thread", "messages", "t", `{"agentId":"a","perPage":1}`},
+			method: "GET", uri: "/api/memory/threads/t/messages?agentId=a&perPage=1"},
+		{name: "working memory: threadId from the input", args: []string{"memory", "current", "get", `{"agentId":"a","threadId":"t 1"}`},
+			method: "GET", uri: "/api/memory/threads/t%201/working-memory?agentId=a"},
+		{name: "working memory update", args: []string{"memory", "current", "update", `{"threadId":"t","agentId":"a","workingMemory":"w","resourceId":"u"}`},
+			method: "POST", uri: "/api/memory/threads/t/working-memory?agentId=a", body: `{"workingMemory":"w","resourceId":"u"}`},
+		{name: "memory status", args: []string{"memory", "status", `{"agentId":"a","threadId":"t"}`},
+			method: "GET", uri: "/api/memory/status?agentId=a&threadId=t"},
+		{name: "memory search", args: []string{"memory", "search", `{"agentId":"a","searchQuery":"x y","limit":5}`},
+			method: "GET", uri: "/api/memory/search?agentId=a&searchQuery=x+y&limit=5"},
 		{name: "headers", args: []string{"--header", "Authorization: Bearer t", "--header", "X-A: 1", "--header", "X-A:  2 ", "tool", "get", "add"},
 			method: "GET", uri: "/api/tools/add", checkHdr: map[string]string{"Authorization": "Bearer t", "X-A": "2", "Accept": "*/*", "Content-Type": ""}},
 		{name: "prefix flag", args: []string{"--server-api-prefix", "mastra/", "tool", "list"}, method: "GET", uri: "/mastra/tools"},
@@ -315,14 +340,16 @@ func descriptors(t *testing.T) map[string]*descriptor {
 	b.addWorkflowCommands(api)
 	b.addToolCommands(api)
 	b.addMCPCommands(api)
+	b.addThreadCommands(api)
+	b.addMemoryCommands(api)
 	out := map[string]*descriptor{}
 	for _, m := range b.meta {
 		if m.desc != nil {
 			out[m.desc.name] = m.desc
 		}
 	}
-	if len(out) != 18 {
-		t.Fatalf("%d commands, want 18", len(out))
+	if len(out) != 28 {
+		t.Fatalf("%d commands, want 28", len(out))
 	}
 	return out
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -19,17 +20,23 @@ type apiRoute struct {
 }
 
 // responseShape says where a route's list lives: "record" (an object of
-// items keyed by id), "object-property" (an array under listProperty),
-// "array" or "single".
+// items keyed by id), "object-property" (an array under listProperty, its
+// paging under paginationProperty), "array" or "single". --schema prints
+// it; paginationProperty is only printed (the Mastra CLI reads a list's
+// paging from "page" or "pagination", whatever the route says).
 type responseShape struct {
-	kind         string
-	listProperty string
+	kind               string
+	listProperty       string
+	paginationProperty string
 }
 
 func (s responseShape) value() *jsObject {
 	o := objectOf("kind", s.kind)
 	if s.listProperty != "" {
 		o.set("listProperty", s.listProperty)
+	}
+	if s.paginationProperty != "" {
+		o.set("paginationProperty", s.paginationProperty)
 	}
 	return o
 }
@@ -49,13 +56,17 @@ type example struct{ description, command string }
 // actionSpec is the hand-written part of a command (the Mastra CLI's
 // addAction options).
 type actionSpec struct {
-	description      string
-	list             bool
-	input            *inputMode // nil: optional for lists and routes with a body, else none
-	positionals      []string   // nil: the route's path parameters
-	defaultTimeoutMs float64    // used when --timeout is not given
-	examples         []example
-	toolErrorsFlag   bool // takes --show-tool-errors
+	description string
+	list        bool
+	input       *inputMode // nil: optional for lists and routes with a body, else none
+	positionals []string   // nil: the route's path parameters but pathParamsFromInput
+	// pathParamsFromInput are path parameters taken from the input's
+	// string fields instead of positional arguments (`memory current get`
+	// reads threadId from its JSON).
+	pathParamsFromInput []string
+	defaultTimeoutMs    float64 // used when --timeout is not given
+	examples            []example
+	toolErrorsFlag      bool // takes --show-tool-errors
 }
 
 // descriptor is one leaf command of `mastra api`, everything execution,
@@ -93,7 +104,11 @@ func newDescriptor(groupPath []string, name string, r apiRoute, a actionSpec) *d
 	full := append(append([]string(nil), groupPath...), name)
 	positionals := a.positionals
 	if positionals == nil {
-		positionals = pathParamNames(r.path)
+		for _, p := range pathParamNames(r.path) {
+			if !slices.Contains(a.pathParamsFromInput, p) {
+				positionals = append(positionals, p)
+			}
+		}
 	}
 	mode := inputNone
 	switch {
