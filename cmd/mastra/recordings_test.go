@@ -17,6 +17,10 @@ const oddHost = "http://127.0.0.1:4400"      // the odd-responses server of test
 // testdata/captured/server-toolerror.mjs, whose agent's tool always fails.
 const toolErrorHost = "http://127.0.0.1:4600"
 
+// memoryHost is the --url of the runs against real Mastra's memory app
+// (testdata/captured/record-memory.sh): the thread and memory commands.
+const memoryHost = "http://127.0.0.1:4700"
+
 // splitRecordedCommand turns a recorded command line back into arguments:
 // words split on spaces, except that the JSON input (from the first word
 // starting with '{') is one argument, as it was when recorded.
@@ -105,6 +109,8 @@ func TestCapturedCLI(t *testing.T) {
 					args[i] = srv.URL + strings.TrimPrefix(a, recordedHost)
 				case strings.HasPrefix(a, toolErrorHost):
 					args[i] = srv.URL + strings.TrimPrefix(a, toolErrorHost)
+				case strings.HasPrefix(a, memoryHost):
+					args[i] = srv.URL + strings.TrimPrefix(a, memoryHost)
 				case strings.HasPrefix(a, oddHost):
 					args[i] = odd.URL + strings.TrimPrefix(a, oddHost)
 				case a == "http://127.0.0.1:1":
