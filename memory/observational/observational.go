@@ -337,14 +337,13 @@ func (p *Processor) observe(ctx context.Context, rec *Record, threadID string, p
 		last = p.cfg.Now()
 	}
 	last = last.UTC()
-	section := out.Observations
 	if p.cfg.Scope == ScopeResource {
-		section = "<thread id=\"" + threadID + "\">\n" + section + "\n</thread>"
-	}
-	if existing == "" {
-		rec.ActiveObservations = section
+		section := "<thread id=\"" + threadID + "\">\n" + stripThreadTags(out.Observations) + "\n</thread>"
+		rec.ActiveObservations = mergeThreadSection(existing, section, last)
+	} else if existing == "" {
+		rec.ActiveObservations = out.Observations
 	} else {
-		rec.ActiveObservations = existing + messageBoundary(last) + section
+		rec.ActiveObservations = existing + messageBoundary(last) + out.Observations
 	}
 	rec.ObservationTokenCount = processors.EstimateTokens(rec.ActiveObservations)
 	rec.TotalTokensObserved += tokens

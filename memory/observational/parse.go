@@ -3,6 +3,8 @@ package observational
 import (
 	"regexp"
 	"strings"
+	"time"
+	"unicode"
 	"unicode/utf16"
 )
 
@@ -212,4 +214,49 @@ func degenerate(text string) bool {
 		}
 	}
 	return total >= 20 && float64(dup)/float64(total) > 0.5
+}
+
+var (
+	// Mastra's /<\/?thread\b[^>]{0,1024}>/gi (RE2 repeats at most 1,000 times).
+	threadTag      = regexp.MustCompile(`(?i)</?thread\b[^>]{0,1000}[^>]{0,24}>`)
+	threadOpenTag  = regexp.MustCompile(`<thread id="([^"]+)">`)
+	sectionDate    = regexp.MustCompile(`Date:\s*([A-Za-z]+\s+\d+,\s+\d+)`)
+	threadCloseTag = "</thread>"
+)
+
+// stripThreadTags is Mastra's: the observer's own <thread> tags removed.
+func stripThreadTags(obs string) string {
+	return strings.TrimSpace(threadTag.ReplaceAllString(obs, ""))
+}
+
+// mergeThreadSection is Mastra's replaceOrAppendThreadSection (resource
+// scope): a thread's new section whose first date its existing section
+// already has joins that section; any other is appended after a message
+// boundary.
+func mergeThreadSection(existing, section string, last time.Time) string {
+	if existing == "" {
+		return section
+	}
+	id, date := threadOpenTag.FindStringSubmatch(section), sectionDate.FindStringSubmatch(section)
+	if id != nil && date != nil {
+		open := `<thread id="` + id[1] + `">`
+		if start := strings.Index(existing, open); start >= 0 {
+			if c := strings.Index(existing[start:], threadCloseTag); c >= 0 {
+				end := start + c + len(threadCloseTag)
+				old := existing[start:end]
+				if strings.Contains(old, "Date: "+date[1]) || strings.Contains(old, "Date:"+date[1]) {
+					lineEnd := strings.IndexByte(section[strings.Index(section, "Date:"):], '\n')
+					closeAt := strings.LastIndex(section, threadCloseTag)
+					if lineEnd >= 0 && closeAt >= 0 {
+						lineEnd += strings.Index(section, "Date:")
+						if content := strings.TrimSpace(section[lineEnd+1 : closeAt]); content != "" {
+							merged := strings.TrimRightFunc(old[:len(old)-len(threadCloseTag)], unicode.IsSpace) + "\n" + content + "\n" + threadCloseTag
+							return existing[:start] + merged + existing[end:]
+						}
+					}
+				}
+			}
+		}
+	}
+	return existing + messageBoundary(last) + section
 }

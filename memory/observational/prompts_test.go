@@ -236,3 +236,27 @@ func TestDegenerate(t *testing.T) {
 		}
 	}
 }
+
+func TestThreadSectionsAreMastras(t *testing.T) {
+	var d struct {
+		Merges []struct{ Existing, Section, Merged string }
+		Strips []struct{ In, Out string }
+	}
+	if err := json.Unmarshal([]byte(readTestdata(t, "merge.json")), &d); err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Merges) < 6 || len(d.Strips) < 4 {
+		t.Fatalf("%d merges, %d strips", len(d.Merges), len(d.Strips))
+	}
+	at := time.Date(2026, 1, 2, 10, 0, 5, 0, time.UTC)
+	for i, c := range d.Merges {
+		if got := mergeThreadSection(c.Existing, c.Section, at); got != c.Merged {
+			t.Errorf("merge %d:\n got %q\nwant %q", i, got, c.Merged)
+		}
+	}
+	for i, c := range d.Strips {
+		if got := stripThreadTags(c.In); got != c.Out {
+			t.Errorf("strip %d: got %.80q, want %.80q", i, got, c.Out)
+		}
+	}
+}

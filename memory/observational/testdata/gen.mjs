@@ -3,7 +3,7 @@
 // Run it in a scratch directory holding a node_modules link to an install of
 // @mastra/memory 1.31.0 and chunk.mjs, a copy of its dist/src-zTE4189S.js with
 // this line appended (the builders the package does not export):
-//   export { addRelativeTimeToObservations as __art, buildReflectorSystemPrompt as __brs, buildObserverTaskPrompt as __botp, buildReflectorPrompt as __brp, buildObserverHistoryMessage as __bohm, parseMemorySectionXml as __pmsx, optimizeObservationsForContext as __oofc };
+//   export { ObservationStrategy as __os, stripThreadTags as __stt, addRelativeTimeToObservations as __art, buildReflectorSystemPrompt as __brs, buildObserverTaskPrompt as __botp, buildReflectorPrompt as __brp, buildObserverHistoryMessage as __bohm, parseMemorySectionXml as __pmsx, optimizeObservationsForContext as __oofc };
 // then: TZ=UTC node gen.mjs (offline), and copy out/* here and prompts/* to ../prompts.
 import * as c from './chunk.mjs';
 import { InMemoryStore } from '@mastra/core/storage';
@@ -53,3 +53,18 @@ const relObs = [
   'no dates (meaning May 30, 2025) here; needs to go (meaning Mar 11, 2026) and wants to (estimated early Apr 2027) and (meaning Dec 25, 2026)',
 ];
 fs.writeFileSync('out/relative.json', JSON.stringify(relObs.map(o => ({ observations: o, now: now.toISOString(), annotated: c.__art(o, now) })), null, 1));
+// Resource scope: how a thread's new section joins the observations (replaceOrAppendThreadSection, stripThreadTags).
+const at = new Date('2026-01-02T10:00:05Z');
+const merge = (existing, section) => c.__os.prototype.replaceOrAppendThreadSection.call({}, existing, 't', section, at);
+const mergeCases = [
+  ['', '<thread id="t1">\nDate: Jan 2, 2026\n* a\n</thread>'],
+  ['<thread id="t1">\nDate: Jan 2, 2026\n* a\n</thread>', '<thread id="t1">\nDate: Jan 2, 2026\n* b\n</thread>'],
+  ['<thread id="t1">\nDate: Jan 1, 2026\n* a\n</thread>', '<thread id="t1">\nDate: Jan 2, 2026\n* b\n</thread>'],
+  ['<thread id="t0">\nDate: Jan 2, 2026\n* z\n</thread>\n\n<thread id="t1">\nDate: Jan 2, 2026\n* a\n  \n</thread>\n\nmore', '<thread id="t1">\nDate: Jan 2, 2026\n* b\n* c\n</thread>'],
+  ['<thread id="t1">\nDate: Jan 2, 2026\n* a\n</thread>', '<thread id="t1">\nDate: Jan 2, 2026\n</thread>'],
+  ['<thread id="t1">\nDate: Jan 2, 2026\n* a\n</thread>', '<thread id="t2">\n* no date\n</thread>'],
+];
+fs.writeFileSync('out/merge.json', JSON.stringify({
+  merges: mergeCases.map(([e, s]) => ({ existing: e, section: s, merged: merge(e, s) })),
+  strips: ['<thread id="x">\n* a\n</thread>', ' <THREAD>b</Thread >  ', '<threads>c</threads>', '<thread' + ' x'.repeat(600) + '>d'].map(o => ({ in: o, out: c.__stt(o) })),
+}, null, 1));
