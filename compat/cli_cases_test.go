@@ -78,4 +78,13 @@ func TestTranscriptsParse(t *testing.T) {
 	if err != nil || len(broken) < 2 {
 		t.Errorf("%d captured transcripts against %s (%v)", len(broken), toolErrorHost, err)
 	}
+	memory, err := capturedCasesAt(memoryHost)
+	if err != nil || len(memory) < 40 {
+		t.Errorf("%d captured transcripts against %s (%v)", len(memory), memoryHost, err)
+	}
+	for name := range memoryCLIDifferences {
+		if !slices.ContainsFunc(memory, func(tr transcript) bool { return tr.name == name }) {
+			t.Errorf("memoryCLIDifferences names %s, which is no captured case against %s", name, memoryHost)
+		}
+	}
 }

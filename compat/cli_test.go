@@ -160,19 +160,27 @@ func runTranscript(t *testing.T, tc toolchain, url string, tr transcript) {
 // host.
 func runTranscriptAt(t *testing.T, tc toolchain, url, host string, tr transcript) {
 	t.Helper()
+	res := cliOutput(t, tc, url, host, tr)
+	compareOutput(t, "stdout", tr.stdout, res.stdout)
+	compareOutput(t, "stderr", tr.stderr, res.stderr)
+	if res.code != tr.code {
+		t.Errorf("exit code %d, real Mastra's CLI %d", res.code, tr.code)
+	}
+}
+
+// cliOutput runs the real CLI with tr's arguments, recorded against host,
+// against the server at url; in what it printed, url is host again.
+func cliOutput(t *testing.T, tc toolchain, url, host string, tr transcript) result {
+	t.Helper()
 	args := make([]string, len(tr.args))
 	for i, a := range tr.args {
 		args[i] = strings.Replace(a, host, url, 1)
 	}
 	res := tc.run(t, cliTimeout, t.TempDir(), tc.mastra, args...)
 	// Outputs that name the server name the recorded one.
-	stdout := strings.ReplaceAll(res.stdout, url, host)
-	stderr := strings.ReplaceAll(res.stderr, url, host)
-	compareOutput(t, "stdout", tr.stdout, stdout)
-	compareOutput(t, "stderr", tr.stderr, stderr)
-	if res.code != tr.code {
-		t.Errorf("exit code %d, real Mastra's CLI %d", res.code, tr.code)
-	}
+	res.stdout = strings.ReplaceAll(res.stdout, url, host)
+	res.stderr = strings.ReplaceAll(res.stderr, url, host)
+	return res
 }
 
 // compareOutput compares one output stream byte for byte after
