@@ -119,41 +119,6 @@ func messageLines(m stored, loc *time.Location) []line {
 	return ls
 }
 
-// toolArguments renders a call's arguments as Mastra's observer outline
-// does for flat objects: "key: <JSON value>" a line, in the order sent.
-func toolArguments(raw json.RawMessage) string {
-	if len(bytes.TrimSpace(raw)) == 0 {
-		return "[arguments unavailable]"
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	tok, err := dec.Token()
-	if d, ok := tok.(json.Delim); err != nil || !ok || d != '{' {
-		return string(raw)
-	}
-	var lines []string
-	for dec.More() {
-		k, err := dec.Token()
-		if err != nil {
-			return string(raw)
-		}
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			return string(raw)
-		}
-		lines = append(lines, fmt.Sprintf("%v: %s", k, compactJSON(v)))
-	}
-	return strings.Join(lines, "\n")
-}
-
-func compactJSON(v json.RawMessage) string {
-	var b bytes.Buffer
-	if json.Compact(&b, v) != nil {
-		return string(v)
-	}
-	return b.String()
-}
-
 // toolOutcome is the title and body of a tool result line: the result as
 // JSON.stringify(value, null, 2) writes it (a string as it is).
 func toolOutcome(o model.ToolResultOutput) (string, string) {

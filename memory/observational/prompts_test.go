@@ -260,3 +260,21 @@ func TestThreadSectionsAreMastras(t *testing.T) {
 		}
 	}
 }
+
+func TestToolArgumentsAreMastras(t *testing.T) {
+	var cases []struct{ JSON, Text string }
+	if err := json.Unmarshal([]byte(readTestdata(t, "arguments.json")), &cases); err != nil {
+		t.Fatal(err)
+	}
+	if len(cases) < 19 {
+		t.Fatalf("%d cases", len(cases))
+	}
+	for i, c := range cases {
+		if got := toolArguments(json.RawMessage(c.JSON)); got != c.Text {
+			t.Errorf("case %d (%.60s):\n got %q\nwant %q", i, c.JSON, clip(got, 600), clip(c.Text, 600))
+		}
+	}
+	if got := toolArguments(nil); got != "[arguments unavailable]" {
+		t.Errorf("no arguments: %q", got)
+	}
+}

@@ -3,7 +3,7 @@
 // Run it in a scratch directory holding a node_modules link to an install of
 // @mastra/memory 1.31.0 and chunk.mjs, a copy of its dist/src-zTE4189S.js with
 // this line appended (the builders the package does not export):
-//   export { ObservationStrategy as __os, stripThreadTags as __stt, addRelativeTimeToObservations as __art, buildReflectorSystemPrompt as __brs, buildObserverTaskPrompt as __botp, buildReflectorPrompt as __brp, buildObserverHistoryMessage as __bohm, parseMemorySectionXml as __pmsx, optimizeObservationsForContext as __oofc };
+//   export { formatToolArgumentsForObserver as __fta, ObservationStrategy as __os, stripThreadTags as __stt, addRelativeTimeToObservations as __art, buildReflectorSystemPrompt as __brs, buildObserverTaskPrompt as __botp, buildReflectorPrompt as __brp, buildObserverHistoryMessage as __bohm, parseMemorySectionXml as __pmsx, optimizeObservationsForContext as __oofc };
 // then: TZ=UTC node gen.mjs (offline), and copy out/* here and prompts/* to ../prompts.
 import * as c from './chunk.mjs';
 import { InMemoryStore } from '@mastra/core/storage';
@@ -68,3 +68,22 @@ fs.writeFileSync('out/merge.json', JSON.stringify({
   merges: mergeCases.map(([e, s]) => ({ existing: e, section: s, merged: merge(e, s) })),
   strips: ['<thread id="x">\n* a\n</thread>', ' <THREAD>b</Thread >  ', '<threads>c</threads>', '<thread' + ' x'.repeat(600) + '>d'].map(o => ({ in: o, out: c.__stt(o) })),
 }, null, 1));
+// Tool arguments as the observer is shown them (formatToolArgumentsForObserver), from their JSON text.
+const argTexts = [
+  '{"a":1,"b":"x","c":true,"d":null,"e":2.5,"f":-0,"g":1e21,"h":100}',
+  '{"user":{"name":"Ada","tags":["x","y"]},"n":[1,2,{"z":1}]}',
+  '{}', '[]', '"short"', '42', 'null',
+  '"' + 'long '.repeat(40) + '"',
+  '{"s":"' + 'x'.repeat(300) + '","t":"' + 'line\\n'.repeat(50) + '"}',
+  '{"e":[],"o":{},"2":"two","b":1,"1":"one","with space":true,"$ok_1":0}',
+  JSON.stringify({many: Array.from({length: 25}, (_, i) => i)}),
+  JSON.stringify(Object.fromEntries(Array.from({length: 30}, (_, i) => ['k' + i, i]))),
+  JSON.stringify({a:{b:{c:{d:{e:{f:{g:1}}}}}}}),
+  JSON.stringify(Object.fromEntries(Array.from({length: 8}, (_, i) => ['k' + i, Array.from({length: 20}, (_, j) => j)]))),
+  JSON.stringify({big: Array.from({length: 20}, (_, i) => 'word '.repeat(30)), p: 'y'.repeat(9000)}),
+  JSON.stringify({['k'.repeat(200)]: {['j'.repeat(100)]: 1}}),
+  JSON.stringify({p1: 'a'.repeat(5000), p2: 'b'.repeat(5000), p3: 'c'.repeat(5000)}),
+  JSON.stringify({s165: 'a'.repeat(165), s160: 'b'.repeat(160)}),
+  JSON.stringify({a: 1, ...Object.fromEntries(Array.from({length: 5}, (_, k) => ['k' + k, Array.from({length: 20}, (_, j) => Array.from({length: 14 + (j * 7 + k) % 9}, (_, w) => 'w' + w + j).join(' '))])), z: 'end'}),
+];
+fs.writeFileSync('out/arguments.json', JSON.stringify(argTexts.map(a => ({ json: a, text: c.__fta(JSON.parse(a), {}) })), null, 1));
