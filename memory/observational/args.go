@@ -147,12 +147,32 @@ func jsKeyOrder(v *jsonValue) {
 
 func jsLen(s string) int { return len(utf16.Encode([]rune(s))) }
 
+// jsString is JSON.stringify(s): Go's encoding but for U+2028 and U+2029,
+// which JavaScript leaves as they are.
 func jsString(s string) string {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(s)
-	return strings.TrimSuffix(b.String(), "\n")
+	out := strings.TrimSuffix(b.String(), "\n")
+	if !strings.ContainsAny(s, "\u2028\u2029") {
+		return out
+	}
+	var r strings.Builder
+	for i := 0; i < len(out); i++ {
+		if out[i] == '\\' && i+1 < len(out) {
+			if esc := out[i : i+min(6, len(out)-i)]; esc == `\u2028` || esc == `\u2029` {
+				r.WriteString(map[string]string{`\u2028`: "\u2028", `\u2029`: "\u2029"}[esc])
+				i += 5
+				continue
+			}
+			r.WriteString(out[i : i+2]) // an escape, whole
+			i++
+			continue
+		}
+		r.WriteByte(out[i])
+	}
+	return r.String()
 }
 
 func fitsArgs(text string) bool { return processors.EstimateTokens(text) <= argMaxTokens }

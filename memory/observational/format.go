@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf16"
 
 	"github.com/gomastra/mastra/model"
+	"github.com/gomastra/mastra/processors"
 )
 
 // stored is a thread message as the observer is shown it.
@@ -16,6 +18,9 @@ type stored struct {
 	ThreadID  string
 	CreatedAt time.Time
 	Msg       model.Message
+	// Raw is the message's stored JSON, which keeps the order of a tool
+	// result's members (nil: Msg's are written in Go's order).
+	Raw json.RawMessage
 }
 
 // line is one line of the observer's history (observer-agent.ts's
@@ -95,7 +100,17 @@ func messageLines(m stored, loc *time.Location) []line {
 			ls = append(ls, line{date, clock, title, body})
 		}
 	}
-	for _, p := range m.Msg.Content {
+	var raw struct {
+		Content []struct {
+			Output struct {
+				Value json.RawMessage `json:"value"`
+			} `json:"output"`
+		} `json:"content"`
+	}
+	if len(m.Raw) > 0 && json.Unmarshal(m.Raw, &raw) == nil && len(raw.Content) != len(m.Msg.Content) {
+		raw.Content = nil
+	}
+	for i, p := range m.Msg.Content {
 		switch p.Type {
 		case model.MessageText:
 			add(role, p.Text)
@@ -107,7 +122,11 @@ func messageLines(m stored, loc *time.Location) []line {
 			}
 		case model.MessageToolResult:
 			if r := p.ToolResult; r != nil {
-				title, body := toolOutcome(r.Output)
+				var value json.RawMessage
+				if raw.Content != nil {
+					value = raw.Content[i].Output.Value
+				}
+				title, body := toolOutcome(r.Output, value)
 				add(title+" "+r.ToolName, body)
 			}
 		case model.MessageImage:
@@ -119,9 +138,15 @@ func messageLines(m stored, loc *time.Location) []line {
 	return ls
 }
 
+// observerResultTokens is DEFAULT_OBSERVER_TOOL_RESULT_MAX_TOKENS.
+const observerResultTokens = 5_000
+
 // toolOutcome is the title and body of a tool result line: the result as
-// JSON.stringify(value, null, 2) writes it (a string as it is).
-func toolOutcome(o model.ToolResultOutput) (string, string) {
+// JSON.stringify(value, null, 2) writes it (a string as it is; long
+// encryptedContent strings stripped), cut to 5,000 tokens, as Mastra's
+// formatToolResultForObserver. raw, when given, is the value's stored
+// JSON, whose member order JavaScript would keep.
+func toolOutcome(o model.ToolResultOutput, raw json.RawMessage) (string, string) {
 	title := "Tool Result"
 	switch o.Type {
 	case model.OutputErrorText, model.OutputErrorJSON:
@@ -133,17 +158,27 @@ func toolOutcome(o model.ToolResultOutput) (string, string) {
 		}
 		return "Tool Denied", reason
 	}
+	empty := "[empty result]"
+	if title == "Tool Error" {
+		empty = "Tool execution failed"
+	}
 	if s, ok := o.Value.(string); ok {
 		if strings.TrimSpace(s) == "" {
-			if title == "Tool Error" {
-				return title, "Tool execution failed"
-			}
-			return title, "[empty result]"
+			return title, empty
 		}
-		return title, s
+		return title, truncateByTokens(s, observerResultTokens)
 	}
 	if o.Value == nil {
-		return title, "[empty result]"
+		return title, empty
+	}
+	if len(raw) > 0 {
+		dec := json.NewDecoder(bytes.NewReader(raw))
+		dec.UseNumber()
+		if v, err := decodeValue(dec); err == nil {
+			var b strings.Builder
+			writeJS(&b, redactEncrypted(v), "")
+			return title, truncateByTokens(b.String(), observerResultTokens)
+		}
 	}
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
@@ -152,5 +187,86 @@ func toolOutcome(o model.ToolResultOutput) (string, string) {
 	if enc.Encode(o.Value) != nil {
 		return title, fmt.Sprint(o.Value)
 	}
-	return title, strings.TrimSuffix(b.String(), "\n")
+	return title, truncateByTokens(strings.TrimSuffix(b.String(), "\n"), observerResultTokens)
+}
+
+// redactEncrypted is sanitizeToolResultValue: an encryptedContent string
+// of over 256 UTF-16 units is replaced by its size.
+func redactEncrypted(v *jsonValue) *jsonValue {
+	if v.kind != 'o' && v.kind != 'a' {
+		return v
+	}
+	c := *v
+	c.vals = make([]*jsonValue, len(v.vals))
+	for i, e := range v.vals {
+		if v.kind == 'o' && v.keys[i] == "encryptedContent" && e.kind == 's' && jsLen(e.str) > 256 {
+			c.vals[i] = &jsonValue{kind: 's', str: fmt.Sprintf("[stripped encryptedContent: %d characters]", jsLen(e.str))}
+			continue
+		}
+		c.vals[i] = redactEncrypted(e)
+	}
+	return &c
+}
+
+// writeJS writes v as JSON.stringify(v, null, 2) does.
+func writeJS(b *strings.Builder, v *jsonValue, indent string) {
+	switch v.kind {
+	case 's':
+		b.WriteString(jsString(v.str))
+	case 'p':
+		if v.plain == "-0" {
+			b.WriteString("0") // JSON.stringify(-0)
+		} else {
+			b.WriteString(v.plain)
+		}
+	default:
+		open, end := "[", "]"
+		if v.kind == 'o' {
+			open, end = "{", "}"
+		}
+		if len(v.vals) == 0 {
+			b.WriteString(open + end)
+			return
+		}
+		b.WriteString(open)
+		inner := indent + "  "
+		for i, e := range v.vals {
+			if i > 0 {
+				b.WriteString(",")
+			}
+			b.WriteString("\n" + inner)
+			if v.kind == 'o' {
+				b.WriteString(jsString(v.keys[i]) + ": ")
+			}
+			writeJS(b, e, inner)
+		}
+		b.WriteString("\n" + indent + end)
+	}
+}
+
+// truncateByTokens is truncateStringByTokens: the longest start of text
+// that, with a note of the tokens left out, fits maxTokens.
+func truncateByTokens(text string, maxTokens int) string {
+	total := processors.EstimateTokens(text)
+	if text == "" || total <= maxTokens {
+		return text
+	}
+	u := utf16.Encode([]rune(text))
+	candidate := func(n int) string {
+		if n > 0 && n < len(u) && u[n-1] >= 0xd800 && u[n-1] <= 0xdbff {
+			n--
+		}
+		visible := string(utf16.Decode(u[:n]))
+		return fmt.Sprintf("%s\n... [truncated ~%d tokens]", visible, total-processors.EstimateTokens(visible))
+	}
+	best := candidate(0)
+	for lo, hi := 0, len(u); lo <= hi; {
+		mid := (lo + hi) / 2
+		if c := candidate(mid); processors.EstimateTokens(c) <= maxTokens {
+			best, lo = c, mid+1
+		} else {
+			hi = mid - 1
+		}
+	}
+	return best
 }

@@ -293,7 +293,7 @@ func (p *Processor) threadMessages(ctx context.Context, threadID string, observe
 		if err := json.Unmarshal(m.Content, &msg); err != nil {
 			return nil, fmt.Errorf("observational memory: message %s: %w", m.ID, err)
 		}
-		out = append(out, stored{ID: m.ID, ThreadID: m.ThreadID, CreatedAt: m.CreatedAt, Msg: msg})
+		out = append(out, stored{ID: m.ID, ThreadID: m.ThreadID, CreatedAt: m.CreatedAt, Msg: msg, Raw: m.Content})
 	}
 	return out, nil
 }

@@ -552,3 +552,33 @@ func TestReadsOnlyTheThreadsTail(t *testing.T) {
 		t.Errorf("prompt %q", texts(s.Messages))
 	}
 }
+
+func TestToolResultsKeepTheirOrder(t *testing.T) {
+	ctx := context.Background()
+	st := openStore(t)
+	if err := st.SaveThread(ctx, storage.Thread{ID: "thread-1", ResourceID: "user-1"}); err != nil {
+		t.Fatal(err)
+	}
+	call, _ := model.Assistant(model.ToolCall("c1", "weather", json.RawMessage(`{"city":"Paris"}`))).MarshalJSON()
+	user, _ := model.UserText(long).MarshalJSON()
+	// The result as a provider's JSON has it, temp before city.
+	result := json.RawMessage(`{"role":"tool","content":[{"type":"tool-result","toolCallId":"c1","toolName":"weather","output":{"type":"json","value":{"temp":21,"city":"Paris"}}}]}`)
+	base := time.Date(2026, 1, 2, 10, 0, 0, 0, time.UTC)
+	if err := st.SaveMessages(ctx, []storage.Message{
+		{ID: "m1", ThreadID: "thread-1", ResourceID: "user-1", Role: "user", Content: user, CreatedAt: base},
+		{ID: "m2", ThreadID: "thread-1", ResourceID: "user-1", Role: "assistant", Content: call, CreatedAt: base.Add(time.Second)},
+		{ID: "m3", ThreadID: "thread-1", ResourceID: "user-1", Role: "tool", Content: result, CreatedAt: base.Add(time.Second)},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	observer := mock.New(mock.Step{Text: observed})
+	om := newOM(t, observational.Config{Model: observer, MessageTokens: 200, Storage: st})
+	if err := om.ProcessStep(ctx, &agent.StepInput{ThreadID: "thread-1", ResourceID: "user-1"}); err != nil {
+		t.Fatal(err)
+	}
+	hist := observer.Calls()[0].Messages[2].Content
+	want := "Tool Call weather: city: \"Paris\"\nTool Result weather: {\n  \"temp\": 21,\n  \"city\": \"Paris\"\n}"
+	if len(hist) != 3 || hist[2].Text != want {
+		t.Errorf("history %+v", hist)
+	}
+}

@@ -278,3 +278,39 @@ func TestToolArgumentsAreMastras(t *testing.T) {
 		t.Errorf("no arguments: %q", got)
 	}
 }
+
+func TestToolResultsAreMastras(t *testing.T) {
+	var cases []struct{ JSON, Text string }
+	if err := json.Unmarshal([]byte(readTestdata(t, "results.json")), &cases); err != nil {
+		t.Fatal(err)
+	}
+	if len(cases) < 7 {
+		t.Fatalf("%d cases", len(cases))
+	}
+	for i, c := range cases {
+		var v any
+		if err := json.Unmarshal([]byte(c.JSON), &v); err != nil {
+			t.Fatal(err)
+		}
+		typ := model.OutputJSON
+		if _, ok := v.(string); ok {
+			typ = model.OutputText
+		}
+		title, got := toolOutcome(model.ToolResultOutput{Type: typ, Value: v}, json.RawMessage(c.JSON))
+		if title != "Tool Result" || got != c.Text {
+			t.Errorf("case %d (%.60s):\n got %q\nwant %q", i, c.JSON, clip(got, 300), clip(c.Text, 300))
+		}
+	}
+}
+
+func TestJSString(t *testing.T) {
+	for in, want := range map[string]string{
+		"a\u2028b":          "\"a\u2028b\"",
+		`\u2028` + "\u2029": `"\\u2028` + "\u2029\"",
+		"<&>\n\"":           `"<&>\n\""`,
+	} {
+		if got := jsString(in); got != want {
+			t.Errorf("jsString(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

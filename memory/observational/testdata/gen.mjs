@@ -3,7 +3,7 @@
 // Run it in a scratch directory holding a node_modules link to an install of
 // @mastra/memory 1.31.0 and chunk.mjs, a copy of its dist/src-zTE4189S.js with
 // this line appended (the builders the package does not export):
-//   export { formatToolArgumentsForObserver as __fta, ObservationStrategy as __os, stripThreadTags as __stt, addRelativeTimeToObservations as __art, buildReflectorSystemPrompt as __brs, buildObserverTaskPrompt as __botp, buildReflectorPrompt as __brp, buildObserverHistoryMessage as __bohm, parseMemorySectionXml as __pmsx, optimizeObservationsForContext as __oofc };
+//   export { formatToolResultForObserver as __ftr, formatToolArgumentsForObserver as __fta, ObservationStrategy as __os, stripThreadTags as __stt, addRelativeTimeToObservations as __art, buildReflectorSystemPrompt as __brs, buildObserverTaskPrompt as __botp, buildReflectorPrompt as __brp, buildObserverHistoryMessage as __bohm, parseMemorySectionXml as __pmsx, optimizeObservationsForContext as __oofc };
 // then: TZ=UTC node gen.mjs (offline), and copy out/* here and prompts/* to ../prompts.
 import * as c from './chunk.mjs';
 import { InMemoryStore } from '@mastra/core/storage';
@@ -87,3 +87,14 @@ const argTexts = [
   JSON.stringify({a: 1, ...Object.fromEntries(Array.from({length: 5}, (_, k) => ['k' + k, Array.from({length: 20}, (_, j) => Array.from({length: 14 + (j * 7 + k) % 9}, (_, w) => 'w' + w + j).join(' '))])), z: 'end'}),
 ];
 fs.writeFileSync('out/arguments.json', JSON.stringify(argTexts.map(a => ({ json: a, text: c.__fta(JSON.parse(a), {}) })), null, 1));
+// Tool results as the observer is shown them (formatToolResultForObserver), from their JSON text.
+const resTexts = [
+  '{"temp":21,"city":"Paris","2":"two","1":"one"}',
+  '{"b":1,"a":[1,{"x":"<&>\\u2028é"}],"e":{},"f":[],"n":null,"t":true,"d":2.50,"z":-0,"g":1e21}',
+  JSON.stringify({encryptedContent: 'q'.repeat(300), nested: [{encryptedContent: 'short'}, {encryptedContent: 'r'.repeat(257)}]}),
+  JSON.stringify({log: Array.from({length: 3000}, (_, i) => 'line ' + i).join('\n')}),
+  JSON.stringify('w'.repeat(30000)),
+  '[1,[2,[3,[]]]]',
+  JSON.stringify(Array.from({length: 3000}, (_, i) => 'line ' + i).join('\n')),
+];
+fs.writeFileSync('out/results.json', JSON.stringify(resTexts.map(a => ({ json: a, text: c.__ftr(JSON.parse(a)) })), null, 1));
