@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"net/url"
+	"regexp"
 	"strings"
 	"time"
 	"unicode/utf16"
@@ -37,8 +39,9 @@ type line struct{ date, time, title, body string }
 func observerHistory(msgs []stored, loc *time.Location) model.Message {
 	out := model.Message{Role: model.RoleUser, Content: []model.Part{model.Text("## New Message History to Observe\n\n")}}
 	var groups [][]line
+	images, files := 0, 0
 	for i, m := range msgs {
-		ls := messageLines(m, loc)
+		ls := messageLines(m, loc, &images, &files)
 		if m.Msg.Role == model.RoleTool && i > 0 && msgs[i-1].Msg.Role == model.RoleAssistant && len(groups) > 0 {
 			groups[len(groups)-1] = append(groups[len(groups)-1], ls...)
 			continue
@@ -83,7 +86,7 @@ func observerHistory(msgs []stored, loc *time.Location) model.Message {
 	return out
 }
 
-func messageLines(m stored, loc *time.Location) []line {
+func messageLines(m stored, loc *time.Location, images, files *int) []line {
 	t := m.CreatedAt.In(loc)
 	date := fmt.Sprintf("%s %d %d", t.Format("Jan"), t.Day(), t.Year())
 	clock := t.Format("3:04 PM")
@@ -130,9 +133,9 @@ func messageLines(m stored, loc *time.Location) []line {
 				add(title+" "+r.ToolName, body)
 			}
 		case model.MessageImage:
-			add("Image", "[Image]")
+			add("Image", attachmentPlaceholder(p, images, files))
 		case model.MessageFile:
-			add("File", "[File]")
+			add("File", attachmentPlaceholder(p, images, files))
 		}
 	}
 	return ls
@@ -269,4 +272,62 @@ func truncateByTokens(text string, maxTokens int) string {
 		}
 	}
 	return best
+}
+
+var imageExtensions = map[string]bool{"png": true, "jpg": true, "jpeg": true, "webp": true, "gif": true, "bmp": true, "tiff": true, "tif": true, "heic": true, "heif": true, "avif": true}
+
+var pathExtension = regexp.MustCompile(`(?i)\.([a-z0-9]+)$`)
+
+func imageExtension(p string) bool {
+	p, _, _ = strings.Cut(p, "#")
+	p, _, _ = strings.Cut(p, "?")
+	m := pathExtension.FindStringSubmatch(p)
+	return m != nil && imageExtensions[strings.ToLower(m[1])]
+}
+
+// absoluteURL is new URL(s) succeeding, roughly: a scheme and no spaces.
+func absoluteURL(s string) (*url.URL, bool) {
+	u, err := url.Parse(s)
+	if err != nil || u.Scheme == "" || strings.ContainsAny(s, " \n") {
+		return nil, false
+	}
+	return u, true
+}
+
+// attachmentPlaceholder is formatObserverAttachmentPlaceholder: "[Image
+// #1: label]" or "[File #1: label]", numbered in the history, labelled by
+// the file name, the URL's last segment or the media type.
+func attachmentPlaceholder(p model.Part, images, files *int) string {
+	image := p.Type == model.MessageImage
+	if !image {
+		image = strings.HasPrefix(strings.ToLower(p.MediaType), "image/") || strings.HasPrefix(p.Data, "data:image/")
+		if u, ok := absoluteURL(p.Data); !image && ok && (u.Scheme == "http" || u.Scheme == "https") {
+			image = imageExtension(u.Path)
+		}
+		image = image || imageExtension(p.Filename)
+	}
+	kind, n := "File", files
+	if image {
+		kind, n = "Image", images
+	}
+	*n++
+	label := strings.TrimSpace(p.Filename)
+	if label == "" {
+		label = p.MediaType
+		if u, ok := absoluteURL(p.Data); ok && !strings.HasPrefix(p.Data, "data:") {
+			segs := strings.Split(u.Path, "/")
+			for i := len(segs) - 1; i >= 0; i-- {
+				if segs[i] != "" {
+					if s, err := url.PathUnescape(segs[i]); err == nil {
+						label = s
+					}
+					break
+				}
+			}
+		}
+	}
+	if label == "" {
+		return fmt.Sprintf("[%s #%d]", kind, *n)
+	}
+	return fmt.Sprintf("[%s #%d: %s]", kind, *n, label)
 }

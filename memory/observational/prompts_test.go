@@ -314,3 +314,30 @@ func TestJSString(t *testing.T) {
 		}
 	}
 }
+
+func TestAttachmentPlaceholdersAreMastras(t *testing.T) {
+	var want []string
+	if err := json.Unmarshal([]byte(readTestdata(t, "attachments.json")), &want); err != nil {
+		t.Fatal(err)
+	}
+	img := model.Image("iVBORw0KGgo=", "image/jpeg")
+	img.Filename = "me.jpg"
+	msg := model.User(model.Text("See these."),
+		model.Image("https://x.test/a/cat%20pic.png", "image/png"),
+		model.File("data:image/png;base64,AAAA", "image/png", ""),
+		model.File("JVBERi0xLjQ=", "application/pdf", " report.pdf "),
+		model.File("https://x.test/docs/", "text/plain", ""),
+		model.File("Zm9v", "application/octet-stream", ""),
+		model.File("https://x.test/photo.JPG?x=1", "application/octet-stream", ""),
+		img,
+	)
+	got := observerHistory([]stored{{CreatedAt: time.Date(2026, 1, 2, 10, 0, 0, 0, time.UTC), Msg: msg}}, time.UTC)
+	if len(got.Content) != len(want) {
+		t.Fatalf("%d parts, want %d", len(got.Content), len(want))
+	}
+	for i, w := range want {
+		if got.Content[i].Text != w {
+			t.Errorf("part %d:\n got %q\nwant %q", i, got.Content[i].Text, w)
+		}
+	}
+}

@@ -98,3 +98,15 @@ const resTexts = [
   JSON.stringify(Array.from({length: 3000}, (_, i) => 'line ' + i).join('\n')),
 ];
 fs.writeFileSync('out/results.json', JSON.stringify(resTexts.map(a => ({ json: a, text: c.__ftr(JSON.parse(a)) })), null, 1));
+// Attachments: the placeholders the observer's history shows for them (its text parts only).
+const attMsgs = [{id:'a1', role:'user', createdAt:new Date('2026-01-02T10:00:00Z'), content:{format:2, parts:[
+  {type:'text', text:'See these.'},
+  {type:'image', image:'https://x.test/a/cat%20pic.png', mimeType:'image/png'},
+  {type:'file', data:'data:image/png;base64,AAAA', mimeType:'image/png'},
+  {type:'file', data:'JVBERi0xLjQ=', mimeType:'application/pdf', filename:' report.pdf '},
+  {type:'file', data:'https://x.test/docs/', mimeType:'text/plain'},
+  {type:'file', data:'Zm9v', mimeType:'application/octet-stream'},
+  {type:'file', data:'https://x.test/photo.JPG?x=1', mimeType:'application/octet-stream'},
+  {type:'image', image:'iVBORw0KGgo=', mimeType:'image/jpeg', filename:'me.jpg'},
+]}}];
+fs.writeFileSync('out/attachments.json', JSON.stringify(c.__bohm(attMsgs, {}).content.filter(p => p.type === 'text').map(p => p.text), null, 1));
