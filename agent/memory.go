@@ -190,7 +190,7 @@ func (r *run) rememberStep(step int, p *stepState, results []model.ToolResultPar
 	assistant, results := r.withoutWorkingMemoryCalls(p.Assistant, results)
 	var msgs []storage.Message
 	if len(assistant.Content) > 0 {
-		am, err := r.stored(r.messageIDOf("assistant", step), r.transcribed(assistant), nil)
+		am, err := r.stored(r.messageIDOf("assistant", step), r.transcribed(assistant), r.modelMeta(nil))
 		if err != nil {
 			return err
 		}
@@ -340,11 +340,28 @@ func (r *run) rememberSuspended() error {
 	if len(approvals) > 0 {
 		meta["pendingToolApprovals"] = approvals
 	}
-	am, err := r.stored(r.messageIDOf("assistant", r.state.Step), p.Assistant, meta)
+	am, err := r.stored(r.messageIDOf("assistant", r.state.Step), p.Assistant, r.modelMeta(meta))
 	if err != nil {
 		return err
 	}
 	return r.saveMessages([]storage.Message{am})
+}
+
+// modelMeta is meta with the step's model, as Mastra keeps it with an
+// assistant message: modelId and provider.
+func (r *run) modelMeta(meta map[string]any) map[string]any {
+	m := r.models.step
+	if m == nil {
+		m = r.models.base
+	}
+	if m == nil {
+		return meta
+	}
+	if meta == nil {
+		meta = map[string]any{}
+	}
+	meta["modelId"], meta["provider"] = m.ModelID(), m.Provider()
+	return meta
 }
 
 // stored is m as memory stores it.

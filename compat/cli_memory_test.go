@@ -21,9 +21,6 @@ const memoryHost = "http://127.0.0.1:4700"
 // CLI's). The gate still runs them, in their place, and fails when one
 // comes out the same: then its entry is stale and must go.
 var memoryCLIDifferences = map[string]string{
-	"thread-messages": "without ?agentId the Go server lists a thread's messages without the model that wrote them: " +
-		"no \"model\" on the assistant's step-start part and no content.metadata {modelId, provider}, " +
-		"which real Mastra stores with the message and returns with or without an agentId",
 	"memory-search":        "the Go server does not serve GET /memory/search (404; real Mastra answers the matching messages)",
 	"memory-search-schema": "the Go server's route catalogue has no GET /memory/search entry, so --schema reports SCHEMA_UNAVAILABLE",
 }

@@ -162,7 +162,7 @@ func foldTurn(turn []storage.Message, m modelName) (dbMessage, error) {
 		}
 		at := turn[i].CreatedAt.UnixMilli()
 		if steps > 0 {
-			content.Parts = append(content.Parts, dbStepStart{Type: "step-start", CreatedAt: at, Model: m.qualified()})
+			content.Parts = append(content.Parts, dbStepStart{Type: "step-start", CreatedAt: at, Model: storedModel(turn[i], m).qualified()})
 		}
 		steps++
 		content.Parts = append(content.Parts, dbParts(msg, at, results)...)
@@ -171,12 +171,25 @@ func foldTurn(turn []storage.Message, m modelName) (dbMessage, error) {
 		}
 		content.Metadata = mergeMetadata(content.Metadata, turn[i].Metadata)
 	}
-	if out.Role == string(model.RoleAssistant) && m.ID != "" {
+	if _, kept := content.Metadata["modelId"]; out.Role == string(model.RoleAssistant) && m.ID != "" && !kept {
 		content.Metadata = mergeMetadata(content.Metadata, nil)
 		content.Metadata["modelId"], content.Metadata["provider"] = m.ID, m.Provider
 	}
 	out.Content = content
 	return out, nil
+}
+
+// storedModel is the model a stored assistant message names in its
+// metadata (the step's, as the agent saves it), else fallback.
+func storedModel(sm storage.Message, fallback modelName) modelName {
+	var meta struct {
+		ModelID  string `json:"modelId"`
+		Provider string `json:"provider"`
+	}
+	if len(sm.Metadata) > 0 && json.Unmarshal(sm.Metadata, &meta) == nil && meta.ModelID != "" {
+		return modelName{Provider: meta.Provider, ID: meta.ModelID}
+	}
+	return fallback
 }
 
 func (m modelName) qualified() string {

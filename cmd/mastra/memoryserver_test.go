@@ -27,7 +27,6 @@ import (
 // memoryCLIDifferences): TestMemoryCommandsAgainstGoServer runs them and
 // fails when one comes out the same, so that a stale entry goes.
 var memoryServerDifferences = map[string]string{
-	"thread-messages":      "without ?agentId the Go server lists messages without their model (step-start model, content.metadata)",
 	"memory-search":        "the Go server does not serve GET /memory/search",
 	"memory-search-schema": "the Go server's route catalogue has no GET /memory/search entry",
 }
