@@ -17,6 +17,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"sync"
 	"time"
@@ -184,13 +185,18 @@ func (p *Processor) ProcessStep(ctx context.Context, s *agent.StepInput) error {
 	if err != nil {
 		return err
 	}
+	// Counted as Mastra's TokenCounter.countMessages: each message
+	// rounded, 24 for the conversation.
 	var pending []stored
 	tokens := 0.0
 	for _, m := range msgs {
 		if !observed[m.ID] {
 			pending = append(pending, m)
-			tokens += counter.MessageTokens(m.Msg)
+			tokens += math.Round(counter.MessageTokens(m.Msg))
 		}
+	}
+	if len(pending) > 0 {
+		tokens += processors.TokensPerConversation
 	}
 	changed := false
 	if len(pending) > 0 && tokens >= float64(p.cfg.MessageTokens) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"math"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -354,7 +355,7 @@ func TestTaskListSurvivesTruncation(t *testing.T) {
 	const writeTwo = `{"tasks":[{"content":"Fix the bug","status":"in_progress","activeForm":"Fixing the bug"},` +
 		`{"content":"Write tests","status":"pending","activeForm":"Writing tests"}]}`
 	observer := mock.New(mock.Step{Text: observed})
-	om := newOM(t, observational.Config{Model: observer, MessageTokens: 200, Storage: st})
+	om := newOM(t, observational.Config{Model: observer, MessageTokens: 300, Storage: st})
 	actor := mock.New(
 		mock.Step{ToolCalls: []mock.ToolCall{{ID: "call-1", Name: "task_write", Args: writeTwo}}},
 		mock.Step{Text: "Working on it."},
@@ -580,5 +581,33 @@ func TestToolResultsKeepTheirOrder(t *testing.T) {
 	want := "Tool Call weather: city: \"Paris\"\nTool Result weather: {\n  \"temp\": 21,\n  \"city\": \"Paris\"\n}"
 	if len(hist) != 3 || hist[2].Text != want {
 		t.Errorf("history %+v", hist)
+	}
+}
+
+func TestThresholdCountsAsMastra(t *testing.T) {
+	ctx := context.Background()
+	msg := model.UserText(long)
+	// Mastra's countMessages: each message rounded, and 24 for the conversation.
+	n := int(math.Round((&processors.TokenLimiter{}).MessageTokens(msg))) + 24
+	for _, c := range []struct {
+		threshold int
+		observes  bool
+	}{{n, true}, {n + 1, false}} {
+		st := openStore(t)
+		if err := st.SaveThread(ctx, storage.Thread{ID: "thread-1", ResourceID: "user-1"}); err != nil {
+			t.Fatal(err)
+		}
+		raw, _ := msg.MarshalJSON()
+		if err := st.SaveMessages(ctx, []storage.Message{{ID: "m1", ThreadID: "thread-1", ResourceID: "user-1", Role: "user", Content: raw}}); err != nil {
+			t.Fatal(err)
+		}
+		observer := mock.New(mock.Step{Text: observed})
+		om := newOM(t, observational.Config{Model: observer, MessageTokens: c.threshold, Storage: st})
+		if err := om.ProcessStep(ctx, &agent.StepInput{ThreadID: "thread-1", ResourceID: "user-1"}); err != nil {
+			t.Fatal(err)
+		}
+		if got := len(observer.Calls()) == 1; got != c.observes {
+			t.Errorf("threshold %d (message %d): observed %v", c.threshold, n, got)
+		}
 	}
 }
