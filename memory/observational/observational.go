@@ -166,8 +166,9 @@ func (p *Processor) ID() string { return ProcessorID }
 // ProcessStep observes and reflects when their thresholds are reached,
 // then leaves the observed messages out of s.Messages and puts the
 // observations in after its system messages. A step without a thread is
-// left alone. A failed observation or reflection call fails the step, as
-// Mastra's synchronous observation does, and changes nothing stored.
+// left alone. A failed observer call fails the step, as Mastra's
+// synchronous observation does, and stores nothing; a failed reflector
+// call fails it after the observation is stored.
 func (p *Processor) ProcessStep(ctx context.Context, s *agent.StepInput) error {
 	if s.ThreadID == "" || (p.cfg.Scope == ScopeResource && s.ResourceID == "") {
 		return nil
@@ -198,27 +199,29 @@ func (p *Processor) ProcessStep(ctx context.Context, s *agent.StepInput) error {
 	if len(pending) > 0 {
 		tokens += processors.TokensPerConversation
 	}
-	changed := false
 	if len(pending) > 0 && tokens >= float64(p.cfg.MessageTokens) {
 		if err := p.observe(ctx, &rec, s.ThreadID, pending, int(tokens)); err != nil {
+			return err
+		}
+		// Kept before reflecting, as Mastra persists an observation
+		// first: a failed reflection does not undo it.
+		if err := p.save(ctx, rec); err != nil {
 			return err
 		}
 		for _, m := range pending {
 			observed[m.ID] = true
 		}
-		changed = true
 	}
 	if rec.ObservationTokenCount >= p.cfg.ObservationTokens && !p.unproductive(key, rec.ObservationTokenCount) {
 		ok, err := p.reflect(ctx, &rec, s.ThreadID)
 		if err != nil {
 			return err
 		}
-		changed = changed || ok
 		p.reflected(key, rec.ObservationTokenCount)
-	}
-	if changed {
-		if err := p.save(ctx, rec); err != nil {
-			return err
+		if ok {
+			if err := p.save(ctx, rec); err != nil {
+				return err
+			}
 		}
 	}
 	s.Messages = p.prompt(s.Messages, rec, s.ThreadID, msgs, observed)

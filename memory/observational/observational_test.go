@@ -611,3 +611,26 @@ func TestThresholdCountsAsMastra(t *testing.T) {
 		}
 	}
 }
+
+func TestFailedReflectionKeepsTheObservation(t *testing.T) {
+	ctx := context.Background()
+	st := openStore(t)
+	observer := mock.New(mock.Step{Text: observed}, mock.Step{Err: errors.New("reflector down")}, mock.Step{Text: "<observations>\n* 🔴 User likes tea\n</observations>"})
+	om := newOM(t, observational.Config{Model: observer, MessageTokens: 200, ObservationTokens: 30, Storage: st})
+	a := newAgent(t, st, mock.New(mock.Step{Text: "ok"}).RepeatLast(), om)
+	mem := agent.WithMemory("thread-1", "user-1")
+	if _, err := a.Generate(ctx, long, mem); err == nil || !strings.Contains(err.Error(), "reflector: ") || !strings.Contains(err.Error(), "reflector down") {
+		t.Fatalf("err %v", err)
+	}
+	rec, _ := om.Load(ctx, "thread-1", "")
+	if len(rec.ObservedMessageIDs) != 1 || rec.OriginType != "initial" || !strings.Contains(rec.ActiveObservations, "User likes green tea") {
+		t.Fatalf("record %+v", rec)
+	}
+	// The next step reflects without observing again.
+	if _, err := a.Generate(ctx, "hi", mem); err != nil {
+		t.Fatal(err)
+	}
+	if rec, _ = om.Load(ctx, "thread-1", ""); rec.OriginType != "reflection" || rec.ActiveObservations != "* 🔴 User likes tea" || len(observer.Calls()) != 3 {
+		t.Errorf("record %+v, %d calls", rec, len(observer.Calls()))
+	}
+}
