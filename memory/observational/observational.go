@@ -1,9 +1,9 @@
 // Package observational is Mastra's observational memory (@mastra/memory
 // 1.31.0, ObservationalMemory): once the messages of a thread that no
-// observation covers exceed Config.MessageTokens, an observer model
+// observation covers reach Config.MessageTokens, an observer model
 // compresses them into dated observations, and from then on those
 // messages are left out of the prompt while the observations come in
-// system messages; when the observations exceed Config.ObservationTokens
+// system messages; when the observations reach Config.ObservationTokens
 // a reflector model condenses them.
 //
 // It is an agent.StepProcessor: add it first in agent.Config.Processors
