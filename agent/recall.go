@@ -187,8 +187,13 @@ func messageText(content json.RawMessage, sep string) string {
 	if json.Unmarshal(content, &msg) != nil {
 		return ""
 	}
+	return joinedText(msg, sep)
+}
+
+// joinedText is m's non-empty text parts joined by sep.
+func joinedText(m model.Message, sep string) string {
 	var texts []string
-	for _, p := range msg.Content {
+	for _, p := range m.Content {
 		if p.Type == model.MessageText && p.Text != "" {
 			texts = append(texts, p.Text)
 		}
@@ -203,14 +208,8 @@ func lastUserText(msgs []model.Message) string {
 		if msgs[i].Role != model.RoleUser {
 			continue
 		}
-		var texts []string
-		for _, p := range msgs[i].Content {
-			if p.Type == model.MessageText && p.Text != "" {
-				texts = append(texts, p.Text)
-			}
-		}
-		if len(texts) > 0 {
-			return strings.Join(texts, " ")
+		if text := joinedText(msgs[i], " "); text != "" {
+			return text
 		}
 	}
 	return ""

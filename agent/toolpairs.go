@@ -61,7 +61,7 @@ type prunedPrompt struct {
 // keep adds message i of the source with only the parts keep accepts,
 // and without it when that leaves it empty.
 func (b *prunedPrompt) keep(i int, keep func(model.Part) bool) {
-	m, dropped := keepParts(b.src[i], keep)
+	m, dropped := b.src[i].KeepParts(keep)
 	if !dropped && b.out == nil {
 		return
 	}
@@ -93,26 +93,4 @@ func hasCall(m model.Message, id string) bool {
 		}
 	}
 	return false
-}
-
-// keepParts is m with only the parts keep accepts (m itself when it
-// accepts them all), and whether it left any out.
-func keepParts(m model.Message, keep func(model.Part) bool) (model.Message, bool) {
-	var parts []model.Part
-	for j, p := range m.Content {
-		if keep(p) {
-			if parts != nil {
-				parts = append(parts, p)
-			}
-			continue
-		}
-		if parts == nil {
-			parts = append(make([]model.Part, 0, len(m.Content)), m.Content[:j]...)
-		}
-	}
-	if parts == nil {
-		return m, false
-	}
-	m.Content = parts
-	return m, true
 }

@@ -123,6 +123,29 @@ func ToolResult(id, name string, output ToolResultOutput) Part {
 	return Part{Type: MessageToolResult, ToolResult: &ToolResultPart{ToolCallID: id, ToolName: name, Output: output}}
 }
 
+// KeepParts returns m with only the parts keep accepts (m itself when it
+// accepts them all), and whether any part was left out. m's Content is
+// not changed: a message that loses parts gets a new slice.
+func (m Message) KeepParts(keep func(Part) bool) (Message, bool) {
+	var parts []Part
+	for j, p := range m.Content {
+		if keep(p) {
+			if parts != nil {
+				parts = append(parts, p)
+			}
+			continue
+		}
+		if parts == nil {
+			parts = append(make([]Part, 0, len(m.Content)), m.Content[:j]...)
+		}
+	}
+	if parts == nil {
+		return m, false
+	}
+	m.Content = parts
+	return m, true
+}
+
 // TextContent concatenates the message's text parts.
 func (m Message) TextContent() string {
 	var s string

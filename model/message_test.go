@@ -53,3 +53,15 @@ func TestUsageAdd(t *testing.T) {
 		t.Errorf("%+v", u)
 	}
 }
+
+func TestKeepParts(t *testing.T) {
+	m := Assistant(Text("a"), ToolCall("c1", "add", json.RawMessage(`{}`)), Text("b"))
+	kept, dropped := m.KeepParts(func(p Part) bool { return p.Type == MessageText })
+	if !dropped || len(kept.Content) != 2 || kept.Content[1].Text != "b" || len(m.Content) != 3 {
+		t.Errorf("kept %+v (dropped %v), original %d parts", kept.Content, dropped, len(m.Content))
+	}
+	same, dropped := m.KeepParts(func(Part) bool { return true })
+	if dropped || &same.Content[0] != &m.Content[0] {
+		t.Errorf("keeping every part copied the message (dropped %v)", dropped)
+	}
+}

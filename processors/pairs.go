@@ -2,28 +2,6 @@ package processors
 
 import "github.com/gomastra/mastra/model"
 
-// keepParts is m with only the parts keep accepts (m itself when it
-// accepts them all), and whether it left any out.
-func keepParts(m model.Message, keep func(model.Part) bool) (model.Message, bool) {
-	var parts []model.Part
-	for j, p := range m.Content {
-		if keep(p) {
-			if parts != nil {
-				parts = append(parts, p)
-			}
-			continue
-		}
-		if parts == nil {
-			parts = append(make([]model.Part, 0, len(m.Content)), m.Content[:j]...)
-		}
-	}
-	if parts == nil {
-		return m, false
-	}
-	m.Content = parts
-	return m, true
-}
-
 // groups cuts msgs into the units TokenLimiter keeps or drops whole, as
 // Mastra's groupPromptMessages does: an assistant message that makes tool
 // calls with the tool messages right after it that answer them; every

@@ -81,7 +81,7 @@ func (f *ToolCallFilter) ProcessStep(_ context.Context, s *agent.StepInput) erro
 			continue
 		}
 		if i < from {
-			m, _ = keepParts(m, func(p model.Part) bool {
+			m, _ = m.KeepParts(func(p model.Part) bool {
 				id, _, ok := toolPart(p)
 				return !ok || !excluded[id]
 			})
