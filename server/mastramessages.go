@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 
+	"github.com/gomastra/mastra/agent"
 	"github.com/gomastra/mastra/internal/wire"
 	"github.com/gomastra/mastra/model"
 	"github.com/gomastra/mastra/storage"
@@ -91,9 +92,8 @@ type dbToolInvocation struct {
 // metadata and step-start parts ("" fields when unknown).
 type modelName struct{ Provider, ID string }
 
-// stepModel is the model of the agent ?agentId= names, or none.
-func (s *Server) stepModel(r *http.Request) modelName {
-	a := s.agentByID(r.URL.Query().Get("agentId"))
+// stepModel is a's model, or none when a is nil.
+func stepModel(r *http.Request, a *agent.Agent) modelName {
 	if a == nil {
 		return modelName{}
 	}

@@ -51,19 +51,14 @@ func (s *Server) getWorkingMemory(w http.ResponseWriter, r *http.Request) {
 	if a.WorkingMemoryScope() != agent.ScopeThread && resourceID != "" {
 		state.Source = "resource"
 	}
-	_, err = a.Storage().GetThread(r.Context(), threadID)
+	_, err = ownedThread(r, a, threadID, resourceID)
+	var he *httpError
 	switch {
 	case err == nil:
 		state.ThreadExists = true
-	case !errors.Is(err, storage.ErrNotFound):
+	case !errors.As(err, &he) || he.status != http.StatusNotFound:
 		s.writeError(w, r, err)
 		return
-	}
-	if (state.ThreadExists || state.Source == "resource") && resourceID != "" {
-		if err := checkThreadOwner(r.Context(), a, threadID, resourceID); err != nil {
-			s.writeError(w, r, err)
-			return
-		}
 	}
 	if state.WorkingMemoryTemplate != nil {
 		doc, err := a.WorkingMemory(r.Context(), threadID, resourceID)
@@ -109,7 +104,7 @@ func (s *Server) updateWorkingMemory(w http.ResponseWriter, r *http.Request) {
 	}
 	threadID := r.PathValue("threadId")
 	if err == nil {
-		err = s.checkWritableThread(r, a, threadID, resourceID)
+		_, err = ownedThread(r, a, threadID, resourceID)
 	}
 	if err == nil && a.WorkingMemoryTemplate() == nil {
 		err = errorf(http.StatusInternalServerError, "Working memory is not enabled for this memory instance")
@@ -124,20 +119,4 @@ func (s *Server) updateWorkingMemory(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	wire.WriteJSON(w, http.StatusOK, []byte(`{"success":true}`))
-}
-
-// checkWritableThread fails unless the thread exists (404) and belongs
-// to resourceID when one is given (403).
-func (s *Server) checkWritableThread(r *http.Request, a *agent.Agent, threadID, resourceID string) error {
-	_, err := a.Storage().GetThread(r.Context(), threadID)
-	if errors.Is(err, storage.ErrNotFound) {
-		return errorf(http.StatusNotFound, "Thread not found")
-	}
-	if err != nil {
-		return err
-	}
-	if resourceID != "" {
-		return checkThreadOwner(r.Context(), a, threadID, resourceID)
-	}
-	return nil
 }

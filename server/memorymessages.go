@@ -10,9 +10,9 @@ import (
 	"reflect"
 	"slices"
 
+	"github.com/gomastra/mastra/agent"
 	"github.com/gomastra/mastra/internal/wire"
 	"github.com/gomastra/mastra/internal/zodmsg"
-	"github.com/gomastra/mastra/storage"
 )
 
 // messagePage is GET /memory/threads/{threadId}/messages's answer.
@@ -37,22 +37,23 @@ func (s *Server) listThreadMessages(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	store := s.memoryStore(r)
-	if store == nil {
+	named := s.namedAgent(r)
+	reader := s.memoryReader(named)
+	if reader == nil {
 		wire.WriteJSON(w, http.StatusOK, []byte(`{"messages":[],"uiMessages":[]}`))
 		return
 	}
 	threadID := r.PathValue("threadId")
-	if _, err := ownedThread(r, store, threadID, q.Get("resourceId")); err != nil {
+	if _, err := ownedThread(r, reader, threadID, q.Get("resourceId")); err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	stored, err := store.ListMessages(r.Context(), threadID, 0)
+	stored, err := reader.Storage().ListMessages(r.Context(), threadID, 0)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	msgs, err := mastraMessages(stored, s.stepModel(r))
+	msgs, err := mastraMessages(stored, stepModel(r, named))
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -79,7 +80,7 @@ func (s *Server) saveMessages(w http.ResponseWriter, r *http.Request) {
 		batch, err = s.readSavedMessages(r)
 	}
 	if err == nil {
-		err = checkSavedThreads(r, a.Storage(), batch.resources)
+		err = checkSavedThreads(r, a, batch.resources)
 	}
 	if err == nil {
 		err = a.Storage().SaveMessages(r.Context(), batch.stored)
@@ -95,13 +96,13 @@ func (s *Server) saveMessages(w http.ResponseWriter, r *http.Request) {
 // checkSavedThreads fails unless every thread exists (404) and belongs to
 // the resource its messages name (403), which, with Options.Auth, must be
 // the authenticated one.
-func checkSavedThreads(r *http.Request, store storage.Store, resources map[string]string) error {
+func checkSavedThreads(r *http.Request, a *agent.Agent, resources map[string]string) error {
 	auth := authResource(r)
 	for _, threadID := range slices.Sorted(maps.Keys(resources)) {
 		if auth != "" && resources[threadID] != auth {
 			return errorf(http.StatusForbidden, "Access denied: cannot save messages for a different resource")
 		}
-		if _, err := ownedThread(r, store, threadID, resources[threadID]); err != nil {
+		if _, err := ownedThread(r, a, threadID, resources[threadID]); err != nil {
 			return err
 		}
 	}
@@ -114,24 +115,24 @@ func checkSavedThreads(r *http.Request, store storage.Store, resources map[strin
 // to the caller's resource (403 otherwise); ids with no message are
 // skipped.
 func (s *Server) deleteMessages(w http.ResponseWriter, r *http.Request) {
-	a, err := s.memoryAgent(r)
+	named, err := s.memoryAgent(r)
 	var ids []string
 	if err == nil {
 		ids, err = s.readMessageIDs(r)
 	}
-	store := s.memoryStore(r)
-	if err == nil && store == nil {
+	reader := s.memoryReader(named)
+	if err == nil && reader == nil {
 		err = errMemoryNotInitialized
 	}
 	if err == nil {
-		err = checkDeletableMessages(r, store, ids)
+		err = checkDeletableMessages(r, reader, ids)
 	}
 	switch {
 	case err != nil:
-	case a != nil && a.HasMemory():
-		err = a.DeleteMessages(r.Context(), ids) // its embeddings too
+	case reader == named:
+		err = named.DeleteMessages(r.Context(), ids) // its embeddings too
 	default:
-		err = store.DeleteMessages(r.Context(), ids)
+		err = reader.Storage().DeleteMessages(r.Context(), ids)
 	}
 	if err != nil {
 		s.writeError(w, r, err)
@@ -151,8 +152,8 @@ var errUnverifiedMessages = errorf(http.StatusForbidden, "Access denied: unable 
 
 // checkDeletableMessages checks the threads of the messages about to be
 // deleted against the caller's resource.
-func checkDeletableMessages(r *http.Request, store storage.Store, ids []string) error {
-	msgs, err := store.GetMessages(r.Context(), ids)
+func checkDeletableMessages(r *http.Request, a *agent.Agent, ids []string) error {
+	msgs, err := a.Storage().GetMessages(r.Context(), ids)
 	if err != nil {
 		return err
 	}
@@ -166,7 +167,7 @@ func checkDeletableMessages(r *http.Request, store storage.Store, ids []string) 
 			continue
 		}
 		checked[m.ThreadID] = true
-		_, err := ownedThread(r, store, m.ThreadID, resource)
+		_, err := ownedThread(r, a, m.ThreadID, resource)
 		var he *httpError
 		if errors.As(err, &he) && he.status == http.StatusNotFound {
 			return errUnverifiedMessages

@@ -10,7 +10,7 @@ import (
 // GET /memory/status?agentId= -> {result, memoryType?}: {"result": true,
 // "memoryType": "local"} for an agent that keeps memory; {"result":
 // false} for one that keeps none; for an unknown agent, whether the
-// server has a memory store to fall back to (see memoryStore).
+// server has a memory store to fall back to (see memoryReader).
 func (s *Server) memoryStatus(w http.ResponseWriter, r *http.Request) {
 	a, err := s.memoryAgent(r)
 	switch {
@@ -18,7 +18,7 @@ func (s *Server) memoryStatus(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 	case a != nil && a.HasMemory():
 		wire.WriteJSON(w, http.StatusOK, []byte(`{"result":true,"memoryType":"local"}`))
-	case a == nil && s.fallbackStore() != nil:
+	case a == nil && s.fallbackAgent() != nil:
 		wire.WriteJSON(w, http.StatusOK, []byte(`{"result":true}`))
 	default:
 		wire.WriteJSON(w, http.StatusOK, []byte(`{"result":false}`))

@@ -37,26 +37,32 @@ type threadPage struct {
 
 var errMemoryNotInitialized = errorf(http.StatusBadRequest, "Memory is not initialized")
 
-// memoryStore is the store a memory read goes to, as Mastra resolves
-// it: the memory of the agent ?agentId= names when it keeps one, else
-// (no agentId, an unknown agent, or one without memory) the server's
-// fallback store (see fallbackStore), or nil when there is none.
-func (s *Server) memoryStore(r *http.Request) storage.Store {
-	if id := r.URL.Query().Get("agentId"); id != "" {
-		if a := s.agentByID(id); a != nil && a.HasMemory() {
-			return a.Storage()
-		}
+// memoryReader is the agent whose memory a memory read goes to, as
+// Mastra resolves it: named (the agent ?agentId= names, or nil) when it
+// keeps memory, else the server's fallback (see fallbackAgent), or nil
+// when there is none.
+func (s *Server) memoryReader(named *agent.Agent) *agent.Agent {
+	if named != nil && named.HasMemory() {
+		return named
 	}
-	return s.fallbackStore()
+	return s.fallbackAgent()
 }
 
-// fallbackStore stands in for Mastra's own storage, which memory reads
-// fall back to when no agent's memory answers: the store of the first
-// agent (in registration order) that keeps memory, or nil.
-func (s *Server) fallbackStore() storage.Store {
+// namedAgent is the agent ?agentId= names, or nil.
+func (s *Server) namedAgent(r *http.Request) *agent.Agent {
+	if id := r.URL.Query().Get("agentId"); id != "" {
+		return s.agentByID(id)
+	}
+	return nil
+}
+
+// fallbackAgent stands in for Mastra's own storage, which memory reads
+// fall back to when no agent's memory answers: the first agent (in
+// registration order) that keeps memory, or nil.
+func (s *Server) fallbackAgent() *agent.Agent {
 	for _, key := range s.m.AgentKeys() {
 		if a, err := s.m.GetAgent(key); err == nil && a.HasMemory() {
-			return a.Storage()
+			return a
 		}
 	}
 	return nil
@@ -78,12 +84,14 @@ func (s *Server) memoryWriter(r *http.Request) (*agent.Agent, error) {
 	return a, nil
 }
 
-// ownedThread reads the thread and checks it against the caller's
+// ownedThread reads a's thread and checks it against the caller's
 // resource (the authenticated one, else ?resourceId= or the body's
-// resourceId given as resource): 404 "Thread not found", 403 for a
-// thread of another resource.
-func ownedThread(r *http.Request, store storage.Store, threadID, resource string) (*storage.Thread, error) {
-	th, err := store.GetThread(r.Context(), threadID)
+// resourceId given as resource) by the agent routes' rule
+// (agent.CheckThreadResource, as Mastra's enforceThreadAccess): 404
+// "Thread not found", 403 for a thread of another resource; a thread
+// without a resource, or no resource given, passes.
+func ownedThread(r *http.Request, a *agent.Agent, threadID, resource string) (*storage.Thread, error) {
+	th, err := a.Storage().GetThread(r.Context(), threadID)
 	if errors.Is(err, storage.ErrNotFound) {
 		return nil, errorf(http.StatusNotFound, "Thread not found")
 	}
@@ -94,7 +102,10 @@ func ownedThread(r *http.Request, store storage.Store, threadID, resource string
 		resource = auth
 	}
 	if resource != "" && th.ResourceID != resource {
-		return nil, errForbiddenThread
+		// The rule reads the thread again; only a mismatch needs it.
+		if err := checkThreadOwner(r.Context(), a, threadID, resource); err != nil {
+			return nil, err
+		}
 	}
 	return th, nil
 }
@@ -111,8 +122,8 @@ func (s *Server) listThreads(w http.ResponseWriter, r *http.Request) {
 	if err == nil {
 		filter, err = metadataFilter(q.Get("metadata"))
 	}
-	store := s.memoryStore(r)
-	if err == nil && store == nil {
+	reader := s.memoryReader(s.namedAgent(r))
+	if err == nil && reader == nil {
 		err = errMemoryNotInitialized
 	}
 	if err != nil {
@@ -123,7 +134,7 @@ func (s *Server) listThreads(w http.ResponseWriter, r *http.Request) {
 	if auth := authResource(r); auth != "" {
 		resource = auth
 	}
-	threads, err := store.ListThreads(r.Context(), resource)
+	threads, err := reader.Storage().ListThreads(r.Context(), resource)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -150,12 +161,12 @@ func sortThreads(threads []storage.Thread, p pageQuery) {
 
 // GET /memory/threads/{threadId}?agentId=&resourceId= -> the thread.
 func (s *Server) getThread(w http.ResponseWriter, r *http.Request) {
-	store := s.memoryStore(r)
-	if store == nil {
+	reader := s.memoryReader(s.namedAgent(r))
+	if reader == nil {
 		s.writeError(w, r, errMemoryNotInitialized)
 		return
 	}
-	th, err := ownedThread(r, store, r.PathValue("threadId"), r.URL.Query().Get("resourceId"))
+	th, err := ownedThread(r, reader, r.PathValue("threadId"), r.URL.Query().Get("resourceId"))
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -245,7 +256,7 @@ func (s *Server) updateThread(w http.ResponseWriter, r *http.Request) {
 	}
 	var th *storage.Thread
 	if err == nil {
-		th, err = ownedThread(r, a.Storage(), r.PathValue("threadId"), resource)
+		th, err = ownedThread(r, a, r.PathValue("threadId"), resource)
 	}
 	if err != nil {
 		s.writeError(w, r, err)
@@ -273,7 +284,7 @@ func (s *Server) updateThread(w http.ResponseWriter, r *http.Request) {
 func (s *Server) deleteThread(w http.ResponseWriter, r *http.Request) {
 	a, err := s.memoryWriter(r)
 	if err == nil {
-		_, err = ownedThread(r, a.Storage(), r.PathValue("threadId"), r.URL.Query().Get("resourceId"))
+		_, err = ownedThread(r, a, r.PathValue("threadId"), r.URL.Query().Get("resourceId"))
 	}
 	if err == nil {
 		err = a.DeleteThread(r.Context(), r.PathValue("threadId"))
