@@ -29,12 +29,43 @@ type StepInput struct {
 	RequestContext *tools.RequestContext
 	// ThreadID and ResourceID are the run's memory (WithMemory), or "".
 	ThreadID, ResourceID string
+	// ReadOnly is set when the run reads its memory without writing it
+	// (MemoryOptions.ReadOnly, WithMemoryReadOnly): a processor that
+	// keeps state in memory must not write it then.
+	ReadOnly bool
 	// Tools are the tools offered at this step, in the order the model is
 	// given them (the run's active tools, by name, before any processor).
 	// A processor may replace the slice (add, remove, reorder): the agent
 	// offers exactly these, names sanitised as Config.Tools keys are, and
 	// runs the step's calls against them, approval settings included.
 	Tools []StepTool
+
+	// record is the run's engine's Record, nil on an engine that does
+	// not replay.
+	record func(ctx context.Context, read func(context.Context) ([]byte, error)) ([]byte, error)
+}
+
+// Record returns what read returns, through the run's engine. On an
+// engine that does not replay it just runs read. On a ReplayingEngine
+// (Temporal) the first execution runs read and the engine keeps its
+// result, or its error's text; when the run's driver is replayed,
+// Record returns the kept result without running read.
+//
+// A processor uses it for what it must not repeat or must see as the
+// first execution saw it: a model call, a write to storage, a read of
+// state that may since have changed. Everything else a processor does
+// runs again on replay and must decide the same way from the same input
+// and the same recorded results. Calls of Record must therefore come in
+// the same order, and the same number, on replay: decide whether to call
+// it from the step's input or from earlier recorded results only. read
+// runs in the driver; it must not start work that outlives it (start
+// such work in read and record only its outcome), and on Temporal it
+// holds up the run's workflow while it runs.
+func (s *StepInput) Record(ctx context.Context, read func(context.Context) ([]byte, error)) ([]byte, error) {
+	if s.record == nil {
+		return read(ctx)
+	}
+	return s.record(ctx, read)
 }
 
 // StepTool is a tool under its model-facing name.
@@ -95,10 +126,18 @@ func (r *run) resolveTools() error {
 	return r.kit.offerList(in.Tools)
 }
 
+// readOnly reports whether the run was asked not to write its memory.
+func (r *run) readOnly() bool {
+	return r.opts.readOnly || (r.agent.cfg.Memory != nil && r.agent.cfg.Memory.ReadOnly)
+}
+
 func (r *run) stepInput(step int, messages []model.Message) *StepInput {
 	in := &StepInput{
 		StepNumber: step, Messages: append([]model.Message(nil), messages...), RequestContext: r.opts.requestContext,
-		ThreadID: r.opts.threadID, ResourceID: r.opts.resourceID,
+		ThreadID: r.opts.threadID, ResourceID: r.opts.resourceID, ReadOnly: r.readOnly(),
+	}
+	if re, ok := r.engine.(ReplayingEngine); ok {
+		in.record = re.Record
 	}
 	for _, name := range r.kit.order {
 		in.Tools = append(in.Tools, StepTool{Name: name, Tool: r.kit.active[name]})

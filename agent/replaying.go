@@ -23,6 +23,8 @@ import (
 //   - reads memory, and runs the tool-call callbacks (hooks, a tool's
 //     OnInputAvailable, OnOutput, ToModelOutput), through Record: a
 //     replay gets their recorded outcomes and does not run them again;
+//   - runs what step processors record (StepInput.Record) through
+//     Record too;
 //   - hands a background call to the agent's background-task manager
 //     only when the engine is a BackgroundEngine (which says how); on
 //     another replaying engine the call runs inline.

@@ -13,16 +13,15 @@ package observational
 
 import (
 	"context"
-	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/gomastra/mastra/agent"
+	"github.com/gomastra/mastra/internal/uuid"
 	"github.com/gomastra/mastra/model"
 	"github.com/gomastra/mastra/processors"
 	"github.com/gomastra/mastra/storage"
@@ -75,48 +74,37 @@ type Config struct {
 	Location *time.Location
 	// Now is the clock of the records' times (time.Now when nil).
 	Now func() time.Time
-}
 
-// Record is what the processor keeps of a thread's (or resource's)
-// observations, under Mastra's field names
-// (ObservationalMemoryRecord).
-type Record struct {
-	ID         string `json:"id"`
-	Scope      Scope  `json:"scope"`
-	ThreadID   string `json:"threadId,omitempty"`
-	ResourceID string `json:"resourceId,omitempty"`
-	// OriginType is "initial", or "reflection" once a reflection has
-	// replaced the observations; GenerationCount counts reflections.
-	OriginType         string `json:"originType"`
-	GenerationCount    int    `json:"generationCount"`
-	ActiveObservations string `json:"activeObservations"`
-	// ObservationTokenCount is the observations' size;
-	// TotalTokensObserved the size of every message observed.
-	ObservationTokenCount int `json:"observationTokenCount"`
-	TotalTokensObserved   int `json:"totalTokensObserved"`
-	// LastObservedAt is the time of the newest message observed.
-	LastObservedAt *time.Time `json:"lastObservedAt,omitempty"`
-	// ObservedMessageIDs are the stored messages the observations cover.
-	ObservedMessageIDs []string `json:"observedMessageIds,omitempty"`
-	// Threads holds each thread's current task and suggested response
-	// (kept by Mastra in the thread's metadata).
-	Threads   map[string]ThreadHints `json:"threads,omitempty"`
-	CreatedAt time.Time              `json:"createdAt"`
-	UpdatedAt time.Time              `json:"updatedAt"`
-}
-
-// ThreadHints are the observer's continuation hints for a thread.
-type ThreadHints struct {
-	CurrentTask       string `json:"currentTask,omitempty"`
-	SuggestedResponse string `json:"suggestedResponse,omitempty"`
+	// BufferTokens, BufferActivation and BlockAfter configure buffering
+	// (Mastra's observation.bufferTokens, bufferActivation, blockAfter),
+	// on by default in thread scope and off in resource scope, where
+	// Mastra does not support it: see the package documentation.
+	//
+	// BufferTokens is how many tokens of new unobserved messages start a
+	// buffered observation: below 1, a fraction of MessageTokens (0:
+	// DefaultBufferTokens); BufferingOff turns buffering off.
+	BufferTokens float64
+	// BufferActivation is how much of MessageTokens an activation
+	// observes: up to 1, the fraction (0: DefaultBufferActivation); from
+	// 1000 on, the tokens of unobserved messages an activation leaves.
+	BufferActivation float64
+	// BlockAfter is the size of unobserved messages from which a step
+	// observes synchronously: below 100, a multiple of MessageTokens (0:
+	// DefaultBlockAfter).
+	BlockAfter float64
 }
 
 // Processor is the observational-memory step processor. It is safe for
 // concurrent use: steps of one thread (or resource) take turns.
 type Processor struct {
 	cfg   Config
+	buf   buffering
 	mu    sync.Mutex
 	locks map[string]*keyLock
+	// buffers holds, by record, the buffered observation in flight;
+	// busy the synchronous work in progress.
+	buffers map[string]*bufferOp
+	busy    map[string]busyFlags
 	// stuck holds, by record, the size of observations a reflection
 	// left at or above ObservationTokens: Mastra does not reflect them
 	// again until they change.
@@ -157,76 +145,16 @@ func New(cfg Config) (*Processor, error) {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	return &Processor{cfg: cfg, locks: map[string]*keyLock{}, stuck: map[string]int{}}, nil
+	buf, err := resolveBuffering(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return &Processor{cfg: cfg, buf: buf, locks: map[string]*keyLock{}, stuck: map[string]int{},
+		buffers: map[string]*bufferOp{}, busy: map[string]busyFlags{}}, nil
 }
 
 // ID returns "observational-memory".
 func (p *Processor) ID() string { return ProcessorID }
-
-// ProcessStep observes and reflects when their thresholds are reached,
-// then leaves the observed messages out of s.Messages and puts the
-// observations in after its system messages. A step without a thread is
-// left alone. A failed observer call fails the step, as Mastra's
-// synchronous observation does, and stores nothing; a failed reflector
-// call fails it after the observation is stored.
-func (p *Processor) ProcessStep(ctx context.Context, s *agent.StepInput) error {
-	if s.ThreadID == "" || (p.cfg.Scope == ScopeResource && s.ResourceID == "") {
-		return nil
-	}
-	key := p.key(s.ThreadID, s.ResourceID)
-	unlock := p.lock(key)
-	defer unlock()
-
-	rec, err := p.Load(ctx, s.ThreadID, s.ResourceID)
-	if err != nil {
-		return err
-	}
-	observed := setOf(rec.ObservedMessageIDs)
-	msgs, err := p.threadMessages(ctx, s.ThreadID, observed, len(s.Messages))
-	if err != nil {
-		return err
-	}
-	// Counted as Mastra's TokenCounter.countMessages: each message
-	// rounded, 24 for the conversation.
-	var pending []stored
-	tokens := 0.0
-	for _, m := range msgs {
-		if !observed[m.ID] {
-			pending = append(pending, m)
-			tokens += math.Round(counter.MessageTokens(m.Msg))
-		}
-	}
-	if len(pending) > 0 {
-		tokens += processors.TokensPerConversation
-	}
-	if len(pending) > 0 && tokens >= float64(p.cfg.MessageTokens) {
-		if err := p.observe(ctx, &rec, s.ThreadID, pending, int(tokens)); err != nil {
-			return err
-		}
-		// Kept before reflecting, as Mastra persists an observation
-		// first: a failed reflection does not undo it.
-		if err := p.save(ctx, rec); err != nil {
-			return err
-		}
-		for _, m := range pending {
-			observed[m.ID] = true
-		}
-	}
-	if rec.ObservationTokenCount >= p.cfg.ObservationTokens && !p.unproductive(key, rec.ObservationTokenCount) {
-		ok, err := p.reflect(ctx, &rec, s.ThreadID)
-		if err != nil {
-			return err
-		}
-		p.reflected(key, rec.ObservationTokenCount)
-		if ok {
-			if err := p.save(ctx, rec); err != nil {
-				return err
-			}
-		}
-	}
-	s.Messages = p.prompt(s.Messages, rec, s.ThreadID, msgs, observed)
-	return nil
-}
 
 // counter counts messages as Mastra's TokenLimiter does (processors'
 // estimate, Mastra 1.71's).
@@ -307,72 +235,6 @@ func (p *Processor) threadMessages(ctx context.Context, threadID string, observe
 	return out, nil
 }
 
-// observe has the observer compress pending into observations appended
-// to rec's.
-func (p *Processor) observe(ctx context.Context, rec *Record, threadID string, pending []stored, tokens int) error {
-	hints := rec.Threads[threadID]
-	existing := rec.ActiveObservations
-	req := &model.Request{
-		Messages: []model.Message{
-			model.System(observerSystemPrompt),
-			model.UserText(observerTaskPrompt(existing, hints.CurrentTask, hints.SuggestedResponse)),
-			observerHistory(pending, p.cfg.Location),
-		},
-		Settings:        model.CallSettings{Temperature: ptr(0.3), MaxOutputTokens: ptr(100_000)},
-		ProviderOptions: thinking(215),
-	}
-	resp, err := model.Collect(ctx, p.cfg.Model, req)
-	if err == nil && degenerate(resp.Text) {
-		// Mastra retries a looping answer once.
-		resp, err = model.Collect(ctx, p.cfg.Model, req)
-		if err == nil && degenerate(resp.Text) {
-			return fmt.Errorf("observational memory: the observer repeated itself (a degenerate answer) twice, so %d messages stay unobserved: %q", len(pending), clip(resp.Text, 200))
-		}
-	}
-	if err != nil {
-		return fmt.Errorf("observational memory: observer: %w", err)
-	}
-	out := parseObserverOutput(resp.Text)
-	if strings.TrimSpace(out.Observations) == "" {
-		return fmt.Errorf("observational memory: the observer's answer holds no observations (no <observations> block and no list item), so %d messages stay unobserved: %q", len(pending), clip(resp.Text, 200))
-	}
-	last := pending[0].CreatedAt
-	for _, m := range pending {
-		if m.CreatedAt.After(last) {
-			last = m.CreatedAt
-		}
-	}
-	if last.IsZero() {
-		last = p.cfg.Now()
-	}
-	last = last.UTC()
-	if p.cfg.Scope == ScopeResource {
-		section := "<thread id=\"" + threadID + "\">\n" + stripThreadTags(out.Observations) + "\n</thread>"
-		rec.ActiveObservations = mergeThreadSection(existing, section, last)
-	} else if existing == "" {
-		rec.ActiveObservations = out.Observations
-	} else {
-		rec.ActiveObservations = existing + messageBoundary(last) + out.Observations
-	}
-	rec.ObservationTokenCount = processors.EstimateTokens(rec.ActiveObservations)
-	rec.TotalTokensObserved += tokens
-	rec.LastObservedAt = &last
-	for _, m := range pending {
-		rec.ObservedMessageIDs = append(rec.ObservedMessageIDs, m.ID)
-	}
-	if out.CurrentTask != "" {
-		hints.CurrentTask = out.CurrentTask
-	}
-	if out.SuggestedResponse != "" {
-		hints.SuggestedResponse = out.SuggestedResponse
-	}
-	if rec.Threads == nil {
-		rec.Threads = map[string]ThreadHints{}
-	}
-	rec.Threads[threadID] = hints
-	return nil
-}
-
 // messageBoundary is Mastra's createMessageBoundary.
 func messageBoundary(t time.Time) string {
 	return "\n\n--- message boundary (" + t.UTC().Format("2006-01-02T15:04:05.000Z") + ") ---\n\n"
@@ -417,10 +279,18 @@ func (p *Processor) reflect(ctx context.Context, rec *Record, threadID string) (
 	if best == nil {
 		return false, nil
 	}
+	// A new generation (Mastra's createReflectionGeneration); the
+	// buffered chunks are kept for activation.
+	now := p.cfg.Now().UTC()
+	rec.ID, rec.CreatedAt = uuid.New(), now
 	rec.ActiveObservations = best.Observations
 	rec.ObservationTokenCount = bestTokens
-	rec.OriginType = "reflection"
+	rec.OriginType = OriginReflection
 	rec.GenerationCount++
+	rec.LastBufferedAtTokens = 0
+	if rec.LastObservedAt == nil {
+		rec.LastObservedAt = &now
+	}
 	if best.SuggestedResponse != "" {
 		h := rec.Threads[threadID]
 		h.SuggestedResponse = best.SuggestedResponse
@@ -430,124 +300,6 @@ func (p *Processor) reflect(ctx context.Context, rec *Record, threadID string) (
 		rec.Threads[threadID] = h
 	}
 	return true, nil
-}
-
-// prompt leaves out of msgs the observed messages at the start of the
-// conversation and puts the observations' system messages and the
-// continuation reminder after msgs' system messages.
-func (p *Processor) prompt(msgs []model.Message, rec Record, threadID string, thread []stored, observed map[string]bool) []model.Message {
-	if rec.ActiveObservations == "" {
-		return msgs
-	}
-	gone := map[[32]byte]int{}
-	for _, m := range thread {
-		if observed[m.ID] {
-			gone[fingerprint(m.Msg)]++
-		}
-	}
-	n := 0
-	for n < len(msgs) && msgs[n].Role == model.RoleSystem {
-		n++
-	}
-	rest := msgs[n:]
-	for len(rest) > 0 {
-		f := fingerprint(rest[0])
-		if gone[f] == 0 {
-			break
-		}
-		gone[f]--
-		rest = rest[1:]
-	}
-	hints := rec.Threads[threadID]
-	ctxMsgs := contextMessages(rec.ActiveObservations, hints.CurrentTask, hints.SuggestedResponse, p.cfg.Now(), p.cfg.Location)
-	out := make([]model.Message, 0, n+len(ctxMsgs)+1+len(rest))
-	out = append(out, msgs[:n]...)
-	for _, t := range ctxMsgs {
-		out = append(out, model.System(t))
-	}
-	out = append(out, model.UserText("<system-reminder>"+continuationHint+"</system-reminder>"))
-	return append(out, rest...)
-}
-
-// fingerprint identifies a message by its stored form.
-func fingerprint(m model.Message) [32]byte {
-	b, err := json.Marshal(m)
-	if err != nil {
-		return [32]byte{}
-	}
-	return sha256.Sum256(b)
-}
-
-// Load returns the record of a thread (or of its resource, in resource
-// scope); an empty one when none is stored.
-func (p *Processor) Load(ctx context.Context, threadID, resourceID string) (Record, error) {
-	var raw json.RawMessage
-	if p.cfg.Scope == ScopeResource {
-		r, err := p.cfg.Storage.GetResource(ctx, resourceID)
-		switch {
-		case errors.Is(err, storage.ErrNotFound):
-		case err != nil:
-			return Record{}, fmt.Errorf("observational memory: reading resource %s: %w", resourceID, err)
-		case r.Metadata[MetadataKey] != nil:
-			if raw, err = json.Marshal(r.Metadata[MetadataKey]); err != nil {
-				return Record{}, fmt.Errorf("observational memory: resource %s: %w", resourceID, err)
-			}
-		}
-	} else {
-		v, ok, err := p.cfg.Storage.GetThreadState(ctx, threadID, StateType)
-		if err != nil {
-			return Record{}, fmt.Errorf("observational memory: reading thread %s: %w", threadID, err)
-		}
-		if ok {
-			raw = v
-		}
-	}
-	if len(raw) == 0 {
-		now := p.cfg.Now().UTC()
-		rec := Record{ID: p.key(threadID, resourceID), Scope: p.cfg.Scope, ResourceID: resourceID, OriginType: "initial", CreatedAt: now, UpdatedAt: now}
-		if p.cfg.Scope == ScopeThread {
-			rec.ThreadID = threadID
-		}
-		return rec, nil
-	}
-	var rec Record
-	if err := json.Unmarshal(raw, &rec); err != nil {
-		return Record{}, fmt.Errorf("observational memory: the stored record is unreadable: %w", err)
-	}
-	return rec, nil
-}
-
-func (p *Processor) save(ctx context.Context, rec Record) error {
-	rec.UpdatedAt = p.cfg.Now().UTC()
-	raw, err := json.Marshal(rec)
-	if err != nil {
-		return fmt.Errorf("observational memory: %w", err)
-	}
-	if p.cfg.Scope == ScopeThread {
-		if err := p.cfg.Storage.SetThreadState(ctx, rec.ThreadID, StateType, raw); err != nil {
-			return fmt.Errorf("observational memory: saving: %w", err)
-		}
-		return nil
-	}
-	r, err := p.cfg.Storage.GetResource(ctx, rec.ResourceID)
-	if errors.Is(err, storage.ErrNotFound) {
-		r, err = &storage.Resource{ID: rec.ResourceID}, nil
-	}
-	if err != nil {
-		return fmt.Errorf("observational memory: reading resource %s: %w", rec.ResourceID, err)
-	}
-	var v map[string]any
-	if err := json.Unmarshal(raw, &v); err != nil {
-		return fmt.Errorf("observational memory: %w", err)
-	}
-	if r.Metadata == nil {
-		r.Metadata = map[string]any{}
-	}
-	r.Metadata[MetadataKey] = v
-	if err := p.cfg.Storage.SaveResource(ctx, *r); err != nil {
-		return fmt.Errorf("observational memory: saving: %w", err)
-	}
-	return nil
 }
 
 func setOf(ids []string) map[string]bool {

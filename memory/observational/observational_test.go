@@ -44,6 +44,9 @@ func newOM(t *testing.T, cfg observational.Config) *observational.Processor {
 	if cfg.Now == nil {
 		cfg.Now = func() time.Time { return time.Date(2026, 1, 2, 18, 0, 0, 0, time.UTC) }
 	}
+	if cfg.BufferTokens == 0 && cfg.Scope != observational.ScopeResource {
+		cfg.BufferTokens = observational.BufferingOff // these tests observe synchronously
+	}
 	p, err := observational.New(cfg)
 	if err != nil {
 		t.Fatal(err)

@@ -1,0 +1,105 @@
+package observational
+
+import (
+	"context"
+	"slices"
+)
+
+// advance brings rec up to date with msgs, the thread's latest
+// messages (observed: those rec covers, updated as it observes): it
+// activates buffered observations, starts one, or observes
+// synchronously, then reflects, saving rec when it changed. It returns
+// a channel to wait on, and changes nothing, when the step must wait
+// for the buffered observation in flight before observing synchronously
+// (past BlockAfter).
+func (p *Processor) advance(ctx context.Context, key string, rec *Record, threadID string, msgs []stored, observed map[string]bool) (<-chan struct{}, error) {
+	if p.cfg.Scope == ScopeResource {
+		return nil, p.advanceResource(ctx, key, rec, threadID, msgs, observed)
+	}
+	pending, tokens := pendingOf(msgs, observed)
+	changed := false
+	syncAt := p.cfg.MessageTokens
+	if p.buf.on() {
+		syncAt = p.buf.blockAfter
+		if done := p.inflight(key); done != nil && tokens >= syncAt {
+			return done, nil
+		}
+		if tokens >= p.cfg.MessageTokens && len(rec.BufferedObservationChunks) > 0 {
+			p.activate(rec, threadID, tokens, observed)
+			pending, tokens = pendingOf(msgs, observed)
+			rec.LastBufferedAtTokens = tokens
+			changed = true
+		}
+		if tokens < syncAt && p.buf.due(tokens, rec.LastBufferedAtTokens, p.cfg.MessageTokens) && p.inflight(key) == nil {
+			if p.startBuffer(ctx, key, *rec, threadID, unbuffered(pending, rec.BufferedObservationChunks)) {
+				rec.LastBufferedAtTokens = tokens
+				changed = true
+			}
+		}
+	}
+	if len(pending) > 0 && tokens >= syncAt {
+		if err := p.observeSync(ctx, key, rec, threadID, pending, tokens); err != nil {
+			return nil, err
+		}
+		for _, m := range pending {
+			observed[m.ID] = true
+		}
+		dropObserved(rec, observed)
+		tokens, changed = 0, true
+	}
+	rec.PendingMessageTokens = tokens
+	if changed {
+		// Kept before reflecting, as Mastra persists an observation
+		// first: a failed reflection does not undo it.
+		if err := p.save(ctx, *rec); err != nil {
+			return nil, err
+		}
+	}
+	return nil, p.maybeReflect(ctx, key, rec, threadID)
+}
+
+// observeSync observes pending synchronously, noting the work in
+// progress for Load's IsObserving.
+func (p *Processor) observeSync(ctx context.Context, key string, rec *Record, threadID string, pending []stored, tokens int) error {
+	p.setBusy(key, func(b *busyFlags) { b.observing = true })
+	defer p.setBusy(key, func(b *busyFlags) { b.observing = false })
+	return p.observe(ctx, rec, threadID, pending, tokens)
+}
+
+// maybeReflect reflects when the observations reach ObservationTokens
+// (and a reflection did not already leave them this size), starting a
+// new generation.
+func (p *Processor) maybeReflect(ctx context.Context, key string, rec *Record, threadID string) error {
+	if rec.ObservationTokenCount < p.cfg.ObservationTokens || p.unproductive(key, rec.ObservationTokenCount) {
+		return nil
+	}
+	p.setBusy(key, func(b *busyFlags) { b.reflecting = true })
+	defer p.setBusy(key, func(b *busyFlags) { b.reflecting = false })
+	old := *rec
+	ok, err := p.reflect(ctx, rec, threadID)
+	if err != nil {
+		return err
+	}
+	p.reflected(key, rec.ObservationTokenCount)
+	if !ok {
+		return nil
+	}
+	if err := p.archive(ctx, old); err != nil {
+		return err
+	}
+	return p.save(ctx, *rec)
+}
+
+// dropObserved removes from rec's buffered chunks those whose messages
+// have all been observed since.
+func dropObserved(rec *Record, observed map[string]bool) {
+	rec.BufferedObservationChunks = slices.DeleteFunc(rec.BufferedObservationChunks, func(c BufferedChunk) bool {
+		for _, id := range c.MessageIDs {
+			if !observed[id] {
+				return false
+			}
+		}
+		return true
+	})
+	rec.BufferedObservations = joinChunks(rec.BufferedObservationChunks)
+}

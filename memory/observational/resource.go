@@ -1,0 +1,106 @@
+package observational
+
+import (
+	"context"
+	"fmt"
+	"slices"
+)
+
+// threadPending is one thread's unobserved messages and their size.
+type threadPending struct {
+	threadID string
+	msgs     []stored
+	tokens   int
+}
+
+// advanceResource is advance in resource scope, Mastra's multi-thread
+// observer: the unobserved messages of all the resource's threads count
+// towards MessageTokens, and once they reach it the largest threads'
+// (until their size reaches it) are observed, oldest thread first, each
+// into its <thread id> section. msgs are the current thread's latest
+// messages.
+func (p *Processor) advanceResource(ctx context.Context, key string, rec *Record, threadID string, msgs []stored, observed map[string]bool) error {
+	all, err := p.resourcePending(ctx, rec.ResourceID, threadID, msgs, observed)
+	if err != nil {
+		return err
+	}
+	total := 0
+	for _, t := range all {
+		total += t.tokens
+	}
+	if total >= p.cfg.MessageTokens {
+		if err := p.observeThreads(ctx, key, rec, all, pickThreads(all, p.cfg.MessageTokens), observed); err != nil {
+			return err
+		}
+	}
+	return p.maybeReflect(ctx, key, rec, threadID)
+}
+
+// resourcePending returns the unobserved messages of the resource's
+// threads: the current thread's from msgs, the others' read.
+func (p *Processor) resourcePending(ctx context.Context, resourceID, threadID string, msgs []stored, observed map[string]bool) ([]threadPending, error) {
+	var all []threadPending
+	if pending, tokens := pendingOf(msgs, observed); len(pending) > 0 {
+		all = append(all, threadPending{threadID, pending, tokens})
+	}
+	threads, err := p.cfg.Storage.ListThreads(ctx, resourceID)
+	if err != nil {
+		return nil, fmt.Errorf("observational memory: listing the threads of resource %s: %w", resourceID, err)
+	}
+	for _, th := range threads {
+		if th.ID == threadID {
+			continue
+		}
+		ms, err := p.threadMessages(ctx, th.ID, observed, 0)
+		if err != nil {
+			return nil, err
+		}
+		if pending, tokens := pendingOf(ms, observed); len(pending) > 0 {
+			all = append(all, threadPending{th.ID, pending, tokens})
+		}
+	}
+	return all, nil
+}
+
+// pickThreads picks the threads to observe as Mastra does: the largest
+// first while the picked ones' size is below threshold, then ordered by
+// their oldest message.
+func pickThreads(all []threadPending, threshold int) []threadPending {
+	bySize := slices.Clone(all)
+	slices.SortStableFunc(bySize, func(a, b threadPending) int { return b.tokens - a.tokens })
+	var picked []threadPending
+	sum := 0
+	for _, t := range bySize {
+		if sum >= threshold {
+			break
+		}
+		picked = append(picked, t)
+		sum += t.tokens
+	}
+	slices.SortStableFunc(picked, func(a, b threadPending) int { return a.msgs[0].CreatedAt.Compare(b.msgs[0].CreatedAt) })
+	return picked
+}
+
+// observeThreads observes each of the threads into rec, one observer
+// call a thread, storing rec after each (PendingMessageTokens: the
+// size of the threads left).
+func (p *Processor) observeThreads(ctx context.Context, key string, rec *Record, all, threads []threadPending, observed map[string]bool) error {
+	left := 0
+	for _, t := range all {
+		left += t.tokens
+	}
+	for _, t := range threads {
+		left -= t.tokens
+		rec.PendingMessageTokens = left
+		if err := p.observeSync(ctx, key, rec, t.threadID, t.msgs, t.tokens); err != nil {
+			return err
+		}
+		for _, m := range t.msgs {
+			observed[m.ID] = true
+		}
+		if err := p.save(ctx, *rec); err != nil {
+			return err
+		}
+	}
+	return nil
+}
