@@ -33,7 +33,7 @@ func (r *run) recall() error {
 		return nil
 	}
 	found, err := recorded(r, r.storageCtx(), func(ctx context.Context) (recalled, error) {
-		found, err := r.searchMemory(ctx, sr, query)
+		found, err := r.recallSimilar(ctx, sr, query)
 		if err != nil {
 			r.agent.cfg.Logger.Error("agent: semantic recall failed", "agent", r.agent.ID(), "runId", r.opts.runID, "error", err)
 		}
@@ -49,31 +49,14 @@ func (r *run) recall() error {
 	return nil
 }
 
-// searchMemory embeds the query, asks the vector index for its nearest
-// messages in the recall's scope and reads them from storage with the
-// messages around them, leaving out those the history holds.
-func (r *run) searchMemory(ctx context.Context, sr *SemanticRecall, query string) (recalled, error) {
+// recallSimilar finds the stored messages most like the query in the
+// recall's scope, with the messages around them, leaving out those the
+// history holds: the run's thread's become history, the others'
+// the system message.
+func (r *run) recallSimilar(ctx context.Context, sr *SemanticRecall, query string) (recalled, error) {
 	var found recalled
-	emb, err := sr.Embedder.Embed(ctx, []string{query}, nil)
-	if err != nil {
-		return found, fmt.Errorf("embedding the query: %w", err)
-	}
-	if len(emb.Vectors) != 1 {
-		return found, fmt.Errorf("embedding the query: %d vectors for one value", len(emb.Vectors))
-	}
-	index := sr.indexName(len(emb.Vectors[0]))
-	if err := r.agent.recallIndexes.ensure(ctx, sr.Vector, index, len(emb.Vectors[0])); err != nil {
-		return found, err
-	}
-	filter := vector.Filter{"thread_id": r.opts.threadID}
-	if sr.scope() == ScopeResource && r.opts.resourceID != "" {
-		filter = vector.Filter{"resource_id": r.opts.resourceID}
-	}
-	matches, err := sr.Vector.Query(ctx, index, vector.Query{Vector: emb.Vectors[0], TopK: sr.topK(), Filter: filter})
-	if err != nil {
-		return found, err
-	}
-	msgs, err := r.agent.messagesAround(ctx, matches, sr, r.state.HistoryIDs)
+	filter := recallFilter(sr.scope(), r.opts.threadID, r.opts.resourceID)
+	msgs, err := r.agent.similarMessages(ctx, sr, query, filter, sr.messageRange(), r.state.HistoryIDs)
 	if err != nil {
 		return found, err
 	}
@@ -93,39 +76,62 @@ func (r *run) searchMemory(ctx context.Context, sr *SemanticRecall, query string
 	return found, nil
 }
 
-// messagesAround reads the matched messages with the recall's range of
-// messages before and after each (within its thread), without those of
-// skip, in the order they were said.
-func (a *Agent) messagesAround(ctx context.Context, matches []vector.Match, sr *SemanticRecall, skip []string) ([]storage.Message, error) {
-	span := sr.messageRange()
+// recallFilter is the vector filter of a recall in scope: the
+// resource's messages (ScopeResource, when resourceID is not ""), else
+// the thread's.
+func recallFilter(scope MemoryScope, threadID, resourceID string) vector.Filter {
+	if scope == ScopeResource && resourceID != "" {
+		return vector.Filter{"resource_id": resourceID}
+	}
+	return vector.Filter{"thread_id": threadID}
+}
+
+// similarMessages embeds the query, asks the vector index for its
+// nearest messages that match filter (sr's TopK, above its Threshold)
+// and reads them from storage with span messages around each (see
+// messagesAround), without those of skip.
+func (a *Agent) similarMessages(ctx context.Context, sr *SemanticRecall, query string, filter vector.Filter, span MessageRange, skip []string) ([]storage.Message, error) {
+	emb, err := sr.Embedder.Embed(ctx, []string{query}, nil)
+	if err != nil {
+		return nil, fmt.Errorf("embedding the query: %w", err)
+	}
+	if len(emb.Vectors) != 1 {
+		return nil, fmt.Errorf("embedding the query: %d vectors for one value", len(emb.Vectors))
+	}
+	index := sr.indexName(len(emb.Vectors[0]))
+	if err := a.recallIndexes.ensure(ctx, sr.Vector, index, len(emb.Vectors[0])); err != nil {
+		return nil, err
+	}
+	matches, err := sr.Vector.Query(ctx, index, vector.Query{Vector: emb.Vectors[0], TopK: sr.topK(), Filter: filter})
+	if err != nil {
+		return nil, err
+	}
+	if sr.Threshold != 0 {
+		matches = slices.DeleteFunc(matches, func(m vector.Match) bool { return m.Score < sr.Threshold })
+	}
+	return a.messagesAround(ctx, matches, span, skip)
+}
+
+// messagesAround reads the matched messages with span's messages
+// before and after each (within its thread), without those of skip, in
+// the order they were said (compareRecalled).
+func (a *Agent) messagesAround(ctx context.Context, matches []vector.Match, span MessageRange, skip []string) ([]storage.Message, error) {
 	seen := map[string]bool{}
 	for _, id := range skip {
 		seen[id] = true
 	}
-	threads := map[string][]storage.Message{}
 	var out []storage.Message
 	for _, m := range matches {
-		if sr.Threshold != 0 && m.Score < sr.Threshold {
-			continue
-		}
 		id, _ := m.Metadata["message_id"].(string)
 		threadID, _ := m.Metadata["thread_id"].(string)
 		if id == "" || threadID == "" {
 			continue
 		}
-		thread, ok := threads[threadID]
-		if !ok {
-			var err error
-			if thread, err = a.cfg.Storage.ListMessages(ctx, threadID, 0); err != nil {
-				return nil, err
-			}
-			threads[threadID] = thread
+		window, _, err := a.messageWindow(ctx, threadID, id, span)
+		if err != nil {
+			return nil, err
 		}
-		at := slices.IndexFunc(thread, func(s storage.Message) bool { return s.ID == id })
-		if at < 0 {
-			continue // deleted since it was embedded
-		}
-		for _, s := range thread[max(0, at-span.Before):min(len(thread), at+span.After+1)] {
+		for _, s := range window {
 			if !seen[s.ID] {
 				seen[s.ID] = true
 				out = append(out, s)
@@ -134,6 +140,23 @@ func (a *Agent) messagesAround(ctx context.Context, matches []vector.Match, sr *
 	}
 	slices.SortStableFunc(out, compareRecalled)
 	return out, nil
+}
+
+// messageWindow reads the message id of the thread with span.Before
+// messages before it and span.After after it, in the thread's order,
+// and returns them with id's index among them; none and -1 when id is
+// not a message of the thread (deleted since it was embedded).
+func (a *Agent) messageWindow(ctx context.Context, threadID, id string, span MessageRange) ([]storage.Message, int, error) {
+	thread, err := a.cfg.Storage.ListMessages(ctx, threadID, 0)
+	if err != nil {
+		return nil, -1, err
+	}
+	at := slices.IndexFunc(thread, func(s storage.Message) bool { return s.ID == id })
+	if at < 0 {
+		return nil, -1, nil
+	}
+	from := max(0, at-span.Before)
+	return thread[from:min(len(thread), at+span.After+1)], at - from, nil
 }
 
 var roleOrder = map[string]int{"system": 0, "user": 1, "assistant": 2, "tool": 3}
