@@ -58,9 +58,10 @@ type StepInput struct {
 // and the same recorded results. Calls of Record must therefore come in
 // the same order, and the same number, on replay: decide whether to call
 // it from the step's input or from earlier recorded results only. read
-// runs in the driver; it must not start work that outlives it (start
-// such work in read and record only its outcome), and on Temporal it
-// holds up the run's workflow while it runs.
+// runs in the driver and on Temporal holds up the run's workflow while
+// it runs. Work read starts in the background (a goroutine) is not
+// started again on replay; the run must see its outcome through a later
+// Record, never by waiting for it outside one.
 func (s *StepInput) Record(ctx context.Context, read func(context.Context) ([]byte, error)) ([]byte, error) {
 	if s.record == nil {
 		return read(ctx)

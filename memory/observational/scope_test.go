@@ -1,0 +1,95 @@
+package observational_test
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/gomastra/mastra/agent"
+	"github.com/gomastra/mastra/memory/observational"
+	"github.com/gomastra/mastra/model"
+	"github.com/gomastra/mastra/model/mock"
+	"github.com/gomastra/mastra/storage"
+)
+
+// A read-only run is given the observations but neither observes nor
+// saves, past the threshold too (Mastra's readOnly).
+func TestReadOnlyRunDoesNotObserve(t *testing.T) {
+	ctx := context.Background()
+	st := openStore(t)
+	observer := mock.New(mock.Step{Text: observed})
+	om := newOM(t, observational.Config{Model: observer, MessageTokens: 200, Storage: st})
+	actor := mock.New(mock.Step{Text: "ok"}).RepeatLast()
+	a := newAgent(t, st, actor, om)
+	if _, err := a.Generate(ctx, long, agent.WithMemory("thread-1", "user-1")); err != nil {
+		t.Fatal(err)
+	}
+	before, err := om.Load(ctx, "thread-1", "user-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The thread past the threshold again (a message another writer
+	// kept), read-only: the model sees the observations, the observer
+	// is not called, nothing is saved.
+	content, _ := json.Marshal(model.UserText(long + " again"))
+	if err := st.SaveMessages(ctx, []storage.Message{{ID: "m-again", ThreadID: "thread-1", ResourceID: "user-1", Role: "user", Content: content}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Generate(ctx, "Anything new?", agent.WithMemory("thread-1", "user-1"), agent.WithMemoryReadOnly()); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(observer.Calls()); n != 1 {
+		t.Errorf("%d observer calls, want 1 (none read-only)", n)
+	}
+	if got := actor.Calls()[1].Messages; !hasText(got, "User likes green tea") || !hasText(got, "again") {
+		t.Errorf("read-only prompt %q", texts(got))
+	}
+	after, err := om.Load(ctx, "thread-1", "user-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !after.UpdatedAt.Equal(before.UpdatedAt) || len(after.ObservedMessageIDs) != len(before.ObservedMessageIDs) {
+		t.Errorf("a read-only run changed the record: %+v", after)
+	}
+}
+
+// In resource scope the unobserved messages of all the resource's
+// threads count and are observed together, each thread into its
+// section (Mastra's multi-thread observer).
+func TestResourceScopeObservesAllThreads(t *testing.T) {
+	ctx := context.Background()
+	st := openStore(t)
+	observer := mock.New(
+		mock.Step{Text: "<observations>\n* 🔴 (10:00) From the first thread\n</observations>"},
+		mock.Step{Text: "<observations>\n* 🔴 (10:00) From the second thread\n</observations>"},
+	)
+	om := newOM(t, observational.Config{Model: observer, MessageTokens: 500, Storage: st, Scope: observational.ScopeResource})
+	actor := mock.New(mock.Step{Text: "ok"}).RepeatLast()
+	a := newAgent(t, st, actor, om)
+	if _, err := a.Generate(ctx, sized("first", 300), agent.WithMemory("thread-1", "user-1")); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(observer.Calls()); n != 0 {
+		t.Fatalf("one thread below the threshold was observed (%d calls)", n)
+	}
+	if _, err := a.Generate(ctx, sized("second", 300), agent.WithMemory("thread-2", "user-1")); err != nil {
+		t.Fatal(err)
+	}
+	calls := observer.Calls()
+	if len(calls) != 2 || !hasText(calls[0].Messages, "first: word") || !hasText(calls[1].Messages, "second: word") {
+		t.Fatalf("%d observer calls, want thread-1's then thread-2's", len(calls))
+	}
+	rec, err := om.Load(ctx, "thread-2", "user-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(rec.ActiveObservations, "<thread id=\"thread-1\">\n* 🔴 (10:00) From the first thread") ||
+		!strings.Contains(rec.ActiveObservations, "<thread id=\"thread-2\">\n* 🔴 (10:00) From the second thread") ||
+		len(rec.ObservedMessageIDs) != 3 || rec.PendingMessageTokens != 0 {
+		t.Errorf("record %+v", rec)
+	}
+	if got := actor.Calls()[1].Messages; hasText(got, "second: word") || !hasText(got, "From the first thread") {
+		t.Errorf("prompt %q", texts(got))
+	}
+}
