@@ -34,7 +34,7 @@ func (e *replayingEngine) Record(ctx context.Context, read func(context.Context)
 }
 
 func (e *replayingEngine) NewGroup(ctx context.Context, limit int) agent.Group { return &seqGroup{} }
-func (e *replayingEngine) Aborts(func())                                      {}
+func (e *replayingEngine) Aborts(func())                                       {}
 
 // seqGroup runs each function as Go is called.
 type seqGroup struct{ msgs []any }
