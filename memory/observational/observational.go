@@ -4,11 +4,30 @@
 // compresses them into dated observations, and from then on those
 // messages are left out of the prompt while the observations come in
 // system messages; when the observations reach Config.ObservationTokens
-// a reflector model condenses them.
+// a reflector model condenses them, starting a new generation of the
+// record (History).
 //
 // It is an agent.StepProcessor: add it first in agent.Config.Processors
 // of an agent with memory (Config.Memory and Config.Storage), and run the
 // agent with agent.WithMemory.
+//
+// Buffering (Mastra's default in thread scope; Config.BufferTokens,
+// BufferActivation, BlockAfter): as unobserved messages grow by
+// BufferTokens, they are observed in the background into buffered
+// chunks of the record; at MessageTokens chunks are activated without a
+// model call; only from BlockAfter does a step observe synchronously.
+// WaitForBuffering waits for the buffered observation in flight.
+//
+// In resource scope the unobserved messages of all the resource's
+// threads are counted and observed together (Mastra's multi-thread
+// observer), each thread into its own section; buffering is off there.
+//
+// A read-only run (agent.StepInput.ReadOnly) is given the observations
+// but changes nothing. Each step's reading and updating of the record,
+// model calls included, runs in one agent.StepInput.Record, so on a
+// replaying engine (Temporal) a replayed step calls no model and is
+// given the prompt the first execution built; a buffered observation is
+// started inside that recorded part and is not started again on replay.
 package observational
 
 import (
