@@ -6,38 +6,38 @@ import (
 )
 
 // advance brings rec up to date with msgs, the thread's latest
-// messages (observed: those rec covers, updated as it observes): it
-// activates buffered observations, starts one, or observes
-// synchronously, then reflects, saving rec when it changed. It returns
-// a channel to wait on, and changes nothing, when the step must wait
-// for the buffered observation in flight before observing synchronously
-// (past BlockAfter).
+// messages (observed: those rec covers, updated as it observes), as
+// Mastra's observation step does: below MessageTokens it may start a
+// buffered observation; at MessageTokens it activates buffered chunks
+// or, with none, observes synchronously; then it reflects. It saves rec
+// when it changed. It returns a channel to wait on, and changes nothing,
+// when the step reached MessageTokens while a buffered observation is
+// in flight (Mastra waits for it before activating).
 func (p *Processor) advance(ctx context.Context, key string, rec *Record, threadID string, msgs []stored, observed map[string]bool) (<-chan struct{}, error) {
 	if p.cfg.Scope == ScopeResource {
 		return nil, p.advanceResource(ctx, key, rec, threadID, msgs, observed)
 	}
 	pending, tokens := pendingOf(msgs, observed)
-	changed := false
-	syncAt := p.cfg.MessageTokens
-	if p.buf.on() {
-		syncAt = p.buf.blockAfter
-		if done := p.inflight(key); done != nil && tokens >= syncAt {
+	changed, activated := false, false
+	switch {
+	case !p.buf.on():
+	case tokens < p.cfg.MessageTokens:
+		if p.buf.due(tokens, rec.LastBufferedAtTokens, p.cfg.MessageTokens) && p.inflight(key) == nil &&
+			p.startBuffer(ctx, key, *rec, threadID, unbuffered(pending, rec.BufferedObservationChunks)) {
+			rec.LastBufferedAtTokens = tokens
+			changed = true
+		}
+	default:
+		if done := p.inflight(key); done != nil {
 			return done, nil
 		}
-		if tokens >= p.cfg.MessageTokens && len(rec.BufferedObservationChunks) > 0 {
-			p.activate(rec, threadID, tokens, observed)
+		if activated = p.activate(rec, threadID, tokens, observed); activated {
 			pending, tokens = pendingOf(msgs, observed)
 			rec.LastBufferedAtTokens = tokens
 			changed = true
 		}
-		if tokens < syncAt && p.buf.due(tokens, rec.LastBufferedAtTokens, p.cfg.MessageTokens) && p.inflight(key) == nil {
-			if p.startBuffer(ctx, key, *rec, threadID, unbuffered(pending, rec.BufferedObservationChunks)) {
-				rec.LastBufferedAtTokens = tokens
-				changed = true
-			}
-		}
 	}
-	if len(pending) > 0 && tokens >= syncAt {
+	if !activated && len(pending) > 0 && tokens >= p.cfg.MessageTokens {
 		if err := p.observeSync(ctx, key, rec, threadID, pending, tokens); err != nil {
 			return nil, err
 		}
@@ -46,6 +46,7 @@ func (p *Processor) advance(ctx context.Context, key string, rec *Record, thread
 		}
 		dropObserved(rec, observed)
 		tokens, changed = 0, true
+		rec.LastBufferedAtTokens = 0
 	}
 	rec.PendingMessageTokens = tokens
 	if changed {

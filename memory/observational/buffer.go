@@ -26,7 +26,7 @@ func (b buffering) due(tokens, last, threshold int) bool {
 // it started one (not when msgs is empty). Its chunk is added to the
 // stored record when the observer answers; a failed observation is
 // dropped (its messages are buffered again at the next interval, or
-// observed synchronously past BlockAfter). The work outlives the step
+// observed synchronously at the threshold). The work outlives the step
 // and its run: it ends with the observer's answer, not with ctx.
 func (p *Processor) startBuffer(ctx context.Context, key string, rec Record, threadID string, msgs []stored) bool {
 	if len(msgs) == 0 {
@@ -94,13 +94,14 @@ func (p *Processor) addChunk(ctx context.Context, key, threadID, resourceID stri
 
 // activate moves buffered chunks into rec's observations, oldest first,
 // as many as Mastra's swapBufferedToActive picks to leave about
-// BufferActivation's retention of the tokens unobserved, and marks
-// their messages observed.
-func (p *Processor) activate(rec *Record, threadID string, tokens int, observed map[string]bool) {
+// BufferActivation's retention of the tokens unobserved (more from
+// BlockAfter on: its forceMaxActivation), and marks their messages
+// observed. It reports whether it activated any.
+func (p *Processor) activate(rec *Record, threadID string, tokens int, observed map[string]bool) bool {
 	chunks := rec.BufferedObservationChunks
-	n := p.buf.activationCount(chunks, p.cfg.MessageTokens, tokens)
+	n := p.buf.activationCount(chunks, p.cfg.MessageTokens, tokens, tokens >= p.buf.blockAfter)
 	if n == 0 {
-		return
+		return false
 	}
 	act := chunks[:n]
 	last := act[n-1].LastObservedAt.UTC()
@@ -117,14 +118,15 @@ func (p *Processor) activate(rec *Record, threadID string, tokens int, observed 
 	}
 	rec.BufferedObservationChunks = append([]BufferedChunk(nil), chunks[n:]...)
 	dropObserved(rec, observed)
+	return true
 }
 
 // activationCount is how many of chunks, oldest first, an activation at
 // tokens of unobserved messages takes (Mastra's chunk boundary choice:
 // the smallest prefix reaching the tokens to remove, unless it
-// overshoots by more than 95% of the retention or leaves too little,
-// else the largest prefix below them).
-func (b buffering) activationCount(chunks []BufferedChunk, threshold, tokens int) int {
+// overshoots by more than 95% of the retention (unless force) or leaves
+// too little, else the largest prefix below them).
+func (b buffering) activationCount(chunks []BufferedChunk, threshold, tokens int, force bool) int {
 	if len(chunks) == 0 {
 		return 0
 	}
@@ -147,6 +149,8 @@ func (b buffering) activationCount(chunks []BufferedChunk, threshold, tokens int
 	}
 	minLeft := math.Min(1000, retention)
 	switch {
+	case force && overN > 0 && float64(tokens)-overT >= minLeft:
+		return overN
 	case overN > 0 && overT-target <= retention*0.95 && float64(tokens)-overT >= minLeft:
 		return overN
 	case underN > 0 && float64(tokens)-underT >= minLeft:

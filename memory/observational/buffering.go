@@ -22,7 +22,7 @@ const BufferingOff = -1
 type buffering struct {
 	tokens     int     // a buffered observation starts every tokens of unobserved messages
 	activation float64 // Config.BufferActivation as given (a ratio, or tokens kept)
-	blockAfter int     // past it, the step observes synchronously
+	blockAfter int     // from it, activation takes chunks past its target
 }
 
 func (b buffering) on() bool { return b.tokens > 0 }

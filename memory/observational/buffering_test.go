@@ -97,8 +97,9 @@ func TestBufferedObservationsActivateAtTheThreshold(t *testing.T) {
 	}
 }
 
-// Past BlockAfter a step observes synchronously.
-func TestPastBlockAfterObservesSynchronously(t *testing.T) {
+// At MessageTokens with no chunk to activate (one message past the
+// threshold at once) a step observes synchronously.
+func TestWithoutChunksObservesSynchronously(t *testing.T) {
 	ctx := context.Background()
 	st := openStore(t)
 	observer := countingObserver(nil)

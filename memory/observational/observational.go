@@ -14,8 +14,9 @@
 // Buffering (Mastra's default in thread scope; Config.BufferTokens,
 // BufferActivation, BlockAfter): as unobserved messages grow by
 // BufferTokens, they are observed in the background into buffered
-// chunks of the record; at MessageTokens chunks are activated without a
-// model call; only from BlockAfter does a step observe synchronously.
+// chunks of the record; at MessageTokens a step waits for the buffered
+// observation in flight and activates chunks without a model call,
+// observing synchronously only when there is no chunk to activate.
 // WaitForBuffering waits for the buffered observation in flight.
 //
 // In resource scope the unobserved messages of all the resource's
@@ -107,9 +108,10 @@ type Config struct {
 	// observes: up to 1, the fraction (0: DefaultBufferActivation); from
 	// 1000 on, the tokens of unobserved messages an activation leaves.
 	BufferActivation float64
-	// BlockAfter is the size of unobserved messages from which a step
-	// observes synchronously: below 100, a multiple of MessageTokens (0:
-	// DefaultBlockAfter).
+	// BlockAfter is the size of unobserved messages from which an
+	// activation takes the chunks up to past its target even when they
+	// overshoot it (Mastra's forceMaxActivation): below 100, a multiple
+	// of MessageTokens (0: DefaultBlockAfter).
 	BlockAfter float64
 }
 

@@ -79,8 +79,8 @@ func (p *Processor) step(ctx context.Context, threadID, resourceID string, windo
 			var wait <-chan struct{}
 			wait, err = p.advance(ctx, key, &rec, threadID, msgs, observed)
 			if wait != nil {
-				// Past BlockAfter with a buffered observation in flight:
-				// its chunk is activated before observing what is left.
+				// At MessageTokens with a buffered observation in
+				// flight: Mastra waits for it, then activates.
 				unlock()
 				select {
 				case <-wait:
