@@ -199,6 +199,15 @@ var postInputs = map[string]routeInputs{
 		{"messageIds holding a number", "", `{"messageIds":["a",5]}`, 400},
 		{"no agentId", "?", `{"messageIds":"a"}`, 400},
 	}},
+	// The sweep's calc-agent keeps no observational memory.
+	"/memory/observational-memory/buffer-status": {valid: `{"agentId":"calc-agent","resourceId":"r1"}`, emptyCode: 400, wrong: []wrongInput{
+		{"agentId missing", "", `{"resourceId":"r1"}`, 400},
+		{"agentId a number", "", `{"agentId":5}`, 400},
+		{"resourceId a number", "", `{"agentId":"calc-agent","resourceId":5}`, 400},
+		{"threadId an object", "", `{"agentId":"calc-agent","threadId":{}}`, 400},
+		{"unknown agent", "", `{"agentId":"nope"}`, 404},
+		{"no observational memory", "", `{"agentId":"calc-agent","resourceId":"r1"}`, 400},
+	}},
 	// The sweep's registry has no background tasks: every task is unknown.
 	"/background-tasks/{backgroundTaskId}/cancel": {valid: `{}`, emptyCode: 404, wrong: []wrongInput{
 		{"unknown task", "", `{}`, 404},

@@ -5,10 +5,13 @@ import (
 
 	"github.com/gomastra/mastra/agent"
 	"github.com/gomastra/mastra/internal/wire"
+	"github.com/gomastra/mastra/memory/observational"
 )
 
-// GET /memory/status?agentId= -> {result, memoryType?}: {"result": true,
-// "memoryType": "local"} for an agent that keeps memory; {"result":
+// GET /memory/status?agentId=&resourceId=&threadId= -> {result,
+// memoryType?, observationalMemory?}: {"result": true, "memoryType":
+// "local"} for an agent that keeps memory, with observationalMemory
+// (see omStatusOf) when it keeps observational memory; {"result":
 // false} for one that keeps none; for an unknown agent, whether the
 // server has a memory store to fall back to (see memoryReader).
 func (s *Server) memoryStatus(w http.ResponseWriter, r *http.Request) {
@@ -16,6 +19,8 @@ func (s *Server) memoryStatus(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case err != nil:
 		s.writeError(w, r, err)
+	case a != nil && a.HasMemory() && omProcessor(a) != nil:
+		s.writeJSON(w, r, http.StatusOK, localStatus{Result: true, MemoryType: "local", ObservationalMemory: omStatusOf(r, omProcessor(a))})
 	case a != nil && a.HasMemory():
 		wire.WriteJSON(w, http.StatusOK, []byte(`{"result":true,"memoryType":"local"}`))
 	case a == nil && s.fallbackAgent() != nil:
@@ -27,11 +32,11 @@ func (s *Server) memoryStatus(w http.ResponseWriter, r *http.Request) {
 
 // memoryConfig is an agent's memory configuration as Mastra reports it.
 type memoryConfig struct {
-	LastMessages        any                     `json:"lastMessages"`
-	SemanticRecall      any                     `json:"semanticRecall"`
-	GenerateTitle       bool                    `json:"generateTitle"`
-	WorkingMemory       workingMemoryConfig     `json:"workingMemory"`
-	ObservationalMemory observationalMemoryFlag `json:"observationalMemory"`
+	LastMessages        any                 `json:"lastMessages"`
+	SemanticRecall      any                 `json:"semanticRecall"`
+	GenerateTitle       bool                `json:"generateTitle"`
+	WorkingMemory       workingMemoryConfig `json:"workingMemory"`
+	ObservationalMemory any                 `json:"observationalMemory"`
 }
 
 type workingMemoryConfig struct {
@@ -39,10 +44,6 @@ type workingMemoryConfig struct {
 	Scope    string `json:"scope,omitempty"`
 	Template string `json:"template,omitempty"`
 	Schema   any    `json:"schema,omitempty"`
-}
-
-type observationalMemoryFlag struct {
-	Enabled bool `json:"enabled"`
 }
 
 // GET /memory/config?agentId= -> {config}: the agent's memory options
@@ -58,7 +59,11 @@ func (s *Server) memoryConfig(w http.ResponseWriter, r *http.Request) {
 		wire.WriteJSON(w, http.StatusOK, []byte(`{"config":null}`))
 		return
 	}
-	cfg := memoryConfig{LastMessages: a.LastMessages(), SemanticRecall: semanticRecallOf(a), WorkingMemory: workingMemoryOf(a)}
+	cfg := memoryConfig{LastMessages: a.LastMessages(), SemanticRecall: semanticRecallOf(a), WorkingMemory: workingMemoryOf(a),
+		ObservationalMemory: observational.Settings{}}
+	if om := omProcessor(a); om != nil {
+		cfg.ObservationalMemory = om.Settings()
+	}
 	if a.LastMessages() < 0 {
 		cfg.LastMessages = false
 	}

@@ -197,6 +197,8 @@ func (s *Server) routeTable() []route {
 
 		{"GET", "/memory/status", s.memoryStatus},
 		{"GET", "/memory/config", s.memoryConfig},
+		{"GET", "/memory/observational-memory", s.getObservationalMemory},
+		{"POST", "/memory/observational-memory/buffer-status", s.awaitBufferStatus},
 		{"GET", "/memory/threads", s.listThreads},
 		{"POST", "/memory/threads", s.createThread},
 		{"GET", "/memory/threads/{threadId}", s.getThread},
