@@ -27,6 +27,9 @@ func TestHistoryKeepsGenerations(t *testing.T) {
 	if h, err := om.History(ctx, "thread-1", "user-1", observational.HistoryQuery{}); err != nil || len(h) != 0 {
 		t.Fatalf("history of no record: %v, %v", h, err)
 	}
+	if _, ok, err := om.Stored(ctx, "thread-1", "user-1"); ok || err != nil {
+		t.Fatalf("Stored before any record: %v, %v", ok, err)
+	}
 	a := newAgent(t, st, mock.New(mock.Step{Text: "ok"}).RepeatLast(), om)
 	for range 2 {
 		if _, err := a.Generate(ctx, long, agent.WithMemory("thread-1", "user-1")); err != nil {
@@ -50,6 +53,9 @@ func TestHistoryKeepsGenerations(t *testing.T) {
 	}
 	if all[0].ID == all[1].ID || all[1].ID == all[2].ID {
 		t.Errorf("generations share ids: %s %s %s", all[0].ID, all[1].ID, all[2].ID)
+	}
+	if cur, ok, err := om.Stored(ctx, "thread-1", "user-1"); !ok || err != nil || cur.ID != all[0].ID {
+		t.Errorf("Stored = %s, %v, %v; want the newest generation %s", cur.ID, ok, err, all[0].ID)
 	}
 	jan2 := time.Date(2026, 1, 2, 18, 0, 0, 0, time.UTC)
 	for _, c := range []struct {
@@ -118,7 +124,8 @@ func TestRecordJSON(t *testing.T) {
 			t.Errorf("no %s in %s", k, b)
 		}
 	}
-	if m["threadId"] != nil || m["originType"] != "initial" || m["config"].(map[string]any)["scope"] != "resource" {
+	if m["threadId"] != nil || m["originType"] != "initial" || m["config"].(map[string]any)["scope"] != "resource" ||
+		m["config"].(map[string]any)["observation"].(map[string]any)["messageTokens"] != 30000.0 {
 		t.Errorf("record %s", b)
 	}
 	old := `{"id":"thread:t1","scope":"thread","threadId":"t1","originType":"reflection","generationCount":1,"activeObservations":"* x","observationTokenCount":3,"totalTokensObserved":300,"observedMessageIds":["m1"],"threads":{"t1":{"currentTask":"c"}},"createdAt":"2026-01-02T00:00:00Z","updatedAt":"2026-01-02T00:00:00Z"}`

@@ -62,8 +62,9 @@ type Record struct {
 	// LastBufferedAtTokens is the size of the unobserved messages when
 	// the last buffered observation started.
 	LastBufferedAtTokens int `json:"lastBufferedAtTokens"`
-	// Config is the processor's configuration when the record was made
-	// (its Settings, as JSON values).
+	// Config is the processor's configuration when the record was made,
+	// as Mastra's: {"observation": {model, messageTokens, bufferTokens,
+	// …}, "reflection": {model, observationTokens, …}, "scope"}.
 	Config map[string]any `json:"config"`
 	// Metadata is for the application (Mastra's metadata).
 	Metadata map[string]any `json:"metadata,omitempty"`

@@ -1,7 +1,5 @@
 package observational
 
-import "encoding/json"
-
 // Settings are what Mastra's GET /memory/config reports of an agent's
 // observational memory (its observationalMemory field), under Mastra's
 // names: the fields Mastra leaves undefined are omitted.
@@ -39,15 +37,17 @@ func modelName(provider, id string) string {
 	return provider + "/" + id
 }
 
-// recordConfig is the record's config: the settings as JSON values.
+// recordConfig is the record's config, shaped as Mastra's
+// ({observation, reflection, scope}); buffering fields are left out when
+// buffering is off, as Mastra leaves them undefined.
 func (p *Processor) recordConfig() map[string]any {
-	raw, err := json.Marshal(p.Settings())
-	if err != nil {
-		return map[string]any{}
+	name := modelName(p.cfg.Model.Provider(), p.cfg.Model.ModelID())
+	obs := map[string]any{"model": name, "messageTokens": p.cfg.MessageTokens,
+		"modelSettings": map[string]any{"temperature": 0.3, "maxOutputTokens": 100_000}}
+	if p.buf.on() {
+		obs["bufferTokens"], obs["bufferActivation"], obs["blockAfter"] = p.buf.tokens, p.buf.activation, p.buf.blockAfter
 	}
-	var m map[string]any
-	if json.Unmarshal(raw, &m) != nil {
-		return map[string]any{}
-	}
-	return m
+	refl := map[string]any{"model": name, "observationTokens": p.cfg.ObservationTokens,
+		"modelSettings": map[string]any{"temperature": 0, "maxOutputTokens": 100_000}}
+	return map[string]any{"observation": obs, "reflection": refl, "scope": string(p.cfg.Scope)}
 }

@@ -11,7 +11,8 @@ import (
 
 // Load returns the current record of a thread (or of its resource, in
 // resource scope), its Is* flags set from this process's work in
-// progress; a new empty one when none is stored.
+// progress; a new empty one when none is stored (Stored tells the two
+// apart).
 func (p *Processor) Load(ctx context.Context, threadID, resourceID string) (Record, error) {
 	rec, ok, err := p.load(ctx, threadID, resourceID)
 	if err != nil {
@@ -22,6 +23,18 @@ func (p *Processor) Load(ctx context.Context, threadID, resourceID string) (Reco
 	}
 	p.flags(&rec)
 	return rec, nil
+}
+
+// Stored returns the current stored record of a thread (or of its
+// resource, in resource scope), its Is* flags set as Load sets them; ok
+// is false when none is stored (Mastra's GET
+// /memory/observational-memory then answers a null record).
+func (p *Processor) Stored(ctx context.Context, threadID, resourceID string) (rec Record, ok bool, err error) {
+	rec, ok, err = p.load(ctx, threadID, resourceID)
+	if ok {
+		p.flags(&rec)
+	}
+	return rec, ok, err
 }
 
 // newRecord is the first, empty generation of a record.
