@@ -6,16 +6,17 @@ import (
 )
 
 // advance brings rec up to date with msgs, the thread's latest
-// messages (observed: those rec covers, updated as it observes), as
+// messages, and others, the other threads' unobserved messages in
+// resource scope (observed: those rec covers, updated as it observes), as
 // Mastra's observation step does: below MessageTokens it may start a
 // buffered observation; at MessageTokens it activates buffered chunks
 // or, with none, observes synchronously; then it reflects. It saves rec
 // when it changed. It returns a channel to wait on, and changes nothing,
 // when the step reached MessageTokens while a buffered observation is
 // in flight (Mastra waits for it before activating).
-func (p *Processor) advance(ctx context.Context, key string, rec *Record, threadID string, msgs []stored, observed map[string]bool) (<-chan struct{}, error) {
+func (p *Processor) advance(ctx context.Context, key string, rec *Record, threadID string, msgs []stored, others []threadPending, observed map[string]bool) (<-chan struct{}, error) {
 	if p.cfg.Scope == ScopeResource {
-		return nil, p.advanceResource(ctx, key, rec, threadID, msgs, observed)
+		return nil, p.advanceResource(ctx, key, rec, threadID, msgs, others, observed)
 	}
 	pending, tokens := pendingOf(msgs, observed)
 	changed, activated := false, false

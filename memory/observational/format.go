@@ -38,10 +38,21 @@ type line struct{ date, time, title, body string }
 // loc, as Mastra's are in the server's time zone.
 func observerHistory(msgs []stored, loc *time.Location) model.Message {
 	out := model.Message{Role: model.RoleUser, Content: []model.Part{model.Text("## New Message History to Observe\n\n")}}
+	for _, s := range historySections(msgs, loc, 0) {
+		out.Content = append(out.Content, model.Text(s))
+	}
+	return out
+}
+
+// historySections are observerHistory's texts, one per message (a tool
+// message's with its calls' message), each part's text cut at maxLen
+// characters (0: no limit; Mastra's maxPartLength).
+func historySections(msgs []stored, loc *time.Location, maxLen int) []string {
+	var out []string
 	var groups [][]line
 	images, files := 0, 0
 	for i, m := range msgs {
-		ls := messageLines(m, loc, &images, &files)
+		ls := messageLines(m, loc, &images, &files, maxLen)
 		if m.Msg.Role == model.RoleTool && i > 0 && msgs[i-1].Msg.Role == model.RoleAssistant && len(groups) > 0 {
 			groups[len(groups)-1] = append(groups[len(groups)-1], ls...)
 			continue
@@ -81,12 +92,12 @@ func observerHistory(msgs []stored, loc *time.Location) model.Message {
 				prevTime = l.time
 			}
 		}
-		out.Content = append(out.Content, model.Text(strings.Join(b, "\n")))
+		out = append(out, strings.Join(b, "\n"))
 	}
 	return out
 }
 
-func messageLines(m stored, loc *time.Location, images, files *int) []line {
+func messageLines(m stored, loc *time.Location, images, files *int, maxLen int) []line {
 	t := m.CreatedAt.In(loc)
 	date := fmt.Sprintf("%s %d %d", t.Format("Jan"), t.Day(), t.Year())
 	clock := t.Format("3:04 PM")
@@ -116,12 +127,12 @@ func messageLines(m stored, loc *time.Location, images, files *int) []line {
 	for i, p := range m.Msg.Content {
 		switch p.Type {
 		case model.MessageText:
-			add(role, p.Text)
+			add(role, truncateChars(p.Text, maxLen))
 		case model.MessageReasoning:
-			add("Reasoning", p.Text)
+			add("Reasoning", truncateChars(p.Text, maxLen))
 		case model.MessageToolCall:
 			if p.ToolCall != nil {
-				add("Tool Call "+p.ToolCall.ToolName, toolArguments(p.ToolCall.Input))
+				add("Tool Call "+p.ToolCall.ToolName, truncateChars(toolArguments(p.ToolCall.Input), maxLen))
 			}
 		case model.MessageToolResult:
 			if r := p.ToolResult; r != nil {
@@ -130,7 +141,7 @@ func messageLines(m stored, loc *time.Location, images, files *int) []line {
 					value = raw.Content[i].Output.Value
 				}
 				title, body := toolOutcome(r.Output, value)
-				add(title+" "+r.ToolName, body)
+				add(title+" "+r.ToolName, truncateChars(body, maxLen))
 			}
 		case model.MessageImage:
 			add("Image", attachmentPlaceholder(p, images, files))
@@ -330,4 +341,22 @@ func attachmentPlaceholder(p model.Part, images, files *int) string {
 		return fmt.Sprintf("[%s #%d]", kind, *n)
 	}
 	return fmt.Sprintf("[%s #%d: %s]", kind, *n, label)
+}
+
+// truncateChars is Mastra's maybeTruncate: s cut at max UTF-16 code
+// units (not inside a surrogate pair) with a note of how many were cut;
+// s itself when max is 0 or s is no longer.
+func truncateChars(s string, max int) string {
+	if max <= 0 {
+		return s
+	}
+	units := utf16.Encode([]rune(s))
+	if len(units) <= max {
+		return s
+	}
+	end := max
+	if utf16.IsSurrogate(rune(units[end-1])) && units[end-1] < 0xDC00 {
+		end--
+	}
+	return string(utf16.Decode(units[:end])) + fmt.Sprintf("\n... [truncated %d characters]", len(units)-end)
 }

@@ -19,8 +19,9 @@
 // observing synchronously only when there is no chunk to activate.
 // WaitForBuffering waits for the buffered observation in flight.
 //
-// In resource scope the unobserved messages of all the resource's
-// threads are counted and observed together (Mastra's multi-thread
+// In resource scope the other threads' unobserved messages are shown to
+// the model (Mastra's other-conversations block) and, with the current
+// thread's, counted and observed together (Mastra's multi-thread
 // observer), each thread into its own section; buffering is off there.
 //
 // A read-only run (agent.StepInput.ReadOnly) is given the observations

@@ -99,11 +99,14 @@ func reflectorPrompt(observations string, level int) string {
 }
 
 // contextMessages is formatObservationsForContext (observational-memory.ts)
-// without retrieval or other threads' messages: the system messages that
-// give the model its observations, their dates annotated relative to now
-// (dates read in loc).
-func contextMessages(observations, currentTask, suggested string, now time.Time, loc *time.Location) []string {
+// without retrieval: the system messages that give the model its
+// observations, their dates annotated relative to now (dates read in
+// loc), and others, the other threads' unobserved messages ("": none).
+func contextMessages(observations, others, currentTask, suggested string, now time.Time, loc *time.Location) []string {
 	msgs := []string{contextPrompt}
+	if others != "" {
+		msgs = append(msgs, "The following content is from OTHER conversations different from the current conversation, they're here for reference,  but they're not necessarily your focus:\nSTART_OTHER_CONVERSATIONS_BLOCK\n"+others+"\nEND_OTHER_CONVERSATIONS_BLOCK")
+	}
 	if chunks := splitContextChunks(addRelativeTime(optimizeForContext(observations), now, loc)); len(chunks) > 0 {
 		msgs = append(msgs, "<observations>")
 		msgs = append(msgs, chunks...)

@@ -131,10 +131,20 @@ func TestReflectorParsingFallsBackToTheWholeAnswer(t *testing.T) {
 func TestContextMessagesAndHelpers(t *testing.T) {
 	at := time.Date(2026, 1, 2, 10, 0, 5, 0, time.UTC)
 	obs := "Date: Jan 2, 2026\n* 🟡 (10:00) one [tag]" + messageBoundary(at) + "* 🔴 two -> three [3 items collapsed - ID: b1] [link](u)"
-	got := contextMessages(obs, "Task", "", at.Add(30*24*time.Hour), time.UTC)
+	got := contextMessages(obs, "", "Task", "", at.Add(30*24*time.Hour), time.UTC)
 	want := []string{contextPrompt, "<observations>", "Date: Jan 2, 2026 (1 month ago)\n* (10:00) one", "* 🔴 two three [3 items collapsed - ID: b1] [link](u)", "<current-task>\nTask\n</current-task>"}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("got %q", got)
+	}
+	others := contextMessages("* x", "<other-conversation id=\"t2\">\nUser: hi\n</other-conversation>", "", "", at, time.UTC)
+	if len(others) != 4 || others[1] != "The following content is from OTHER conversations different from the current conversation, they're here for reference,  but they're not necessarily your focus:\nSTART_OTHER_CONVERSATIONS_BLOCK\n<other-conversation id=\"t2\">\nUser: hi\n</other-conversation>\nEND_OTHER_CONVERSATIONS_BLOCK" || others[2] != "<observations>" {
+		t.Errorf("with other conversations: %q", others)
+	}
+	if got, want := truncateChars("ab😀cd", 3), "ab\n... [truncated 4 characters]"; got != want {
+		t.Errorf("truncateChars cut a surrogate pair: %q, want %q", got, want)
+	}
+	if got := truncateChars("abc", 3); got != "abc" {
+		t.Errorf("truncateChars(abc, 3) = %q", got)
 	}
 	if b := messageBoundary(at); b != "\n\n--- message boundary (2026-01-02T10:00:05.000Z) ---\n\n" {
 		t.Errorf("boundary %q", b)

@@ -4,6 +4,9 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
+
+	"github.com/gomastra/mastra/processors"
 )
 
 // threadPending is one thread's unobserved messages and their size.
@@ -14,19 +17,21 @@ type threadPending struct {
 }
 
 // advanceResource is advance in resource scope, Mastra's multi-thread
-// observer: the unobserved messages of all the resource's threads count
-// towards MessageTokens, and once they reach it the largest threads'
-// (until their size reaches it) are observed, oldest thread first, each
-// into its <thread id> section. msgs are the current thread's latest
-// messages.
-func (p *Processor) advanceResource(ctx context.Context, key string, rec *Record, threadID string, msgs []stored, observed map[string]bool) error {
-	all, err := p.resourcePending(ctx, rec.ResourceID, threadID, msgs, observed)
-	if err != nil {
-		return err
-	}
+// observer: the current thread's unobserved messages (from msgs, its
+// latest) and the other threads' (others, as shown to the model) count
+// towards MessageTokens, as Mastra's getStatus counts them; once they
+// reach it the largest threads' (until their size reaches it) are
+// observed, oldest thread first, each into its <thread id> section.
+func (p *Processor) advanceResource(ctx context.Context, key string, rec *Record, threadID string, msgs []stored, others []threadPending, observed map[string]bool) error {
+	var all []threadPending
 	total := 0
-	for _, t := range all {
-		total += t.tokens
+	if pending, tokens := pendingOf(msgs, observed); len(pending) > 0 {
+		all = append(all, threadPending{threadID, pending, tokens})
+		total = tokens
+	}
+	all = append(all, others...)
+	if block := p.otherConversations(others, observed); block != "" {
+		total += processors.EstimateTokens(block)
 	}
 	if total >= p.cfg.MessageTokens {
 		if err := p.observeThreads(ctx, key, rec, all, pickThreads(all, p.cfg.MessageTokens), observed); err != nil {
@@ -36,17 +41,14 @@ func (p *Processor) advanceResource(ctx context.Context, key string, rec *Record
 	return p.maybeReflect(ctx, key, rec, threadID)
 }
 
-// resourcePending returns the unobserved messages of the resource's
-// threads: the current thread's from msgs, the others' read.
-func (p *Processor) resourcePending(ctx context.Context, resourceID, threadID string, msgs []stored, observed map[string]bool) ([]threadPending, error) {
-	var all []threadPending
-	if pending, tokens := pendingOf(msgs, observed); len(pending) > 0 {
-		all = append(all, threadPending{threadID, pending, tokens})
-	}
+// otherPending returns the unobserved messages of the resource's threads
+// but threadID.
+func (p *Processor) otherPending(ctx context.Context, resourceID, threadID string, observed map[string]bool) ([]threadPending, error) {
 	threads, err := p.cfg.Storage.ListThreads(ctx, resourceID)
 	if err != nil {
 		return nil, fmt.Errorf("observational memory: listing the threads of resource %s: %w", resourceID, err)
 	}
+	var all []threadPending
 	for _, th := range threads {
 		if th.ID == threadID {
 			continue
@@ -60,6 +62,26 @@ func (p *Processor) resourcePending(ctx context.Context, resourceID, threadID st
 		}
 	}
 	return all, nil
+}
+
+// otherConversations is Mastra's formatUnobservedContextBlocks: each
+// other thread's messages not observed, as the observer's history writes
+// them with parts cut at 500 characters, in an <other-conversation>
+// block.
+func (p *Processor) otherConversations(others []threadPending, observed map[string]bool) string {
+	var blocks []string
+	for _, t := range others {
+		var msgs []stored
+		for _, m := range t.msgs {
+			if !observed[m.ID] {
+				msgs = append(msgs, m)
+			}
+		}
+		if text := strings.Join(historySections(msgs, p.cfg.Location, 500), "\n"); text != "" {
+			blocks = append(blocks, "<other-conversation id=\""+t.threadID+"\">\n"+text+"\n</other-conversation>")
+		}
+	}
+	return strings.Join(blocks, "\n\n")
 }
 
 // pickThreads picks the threads to observe as Mastra does: the largest

@@ -55,8 +55,9 @@ func TestReadOnlyRunDoesNotObserve(t *testing.T) {
 }
 
 // In resource scope the unobserved messages of all the resource's
-// threads count and are observed together, each thread into its
-// section (Mastra's multi-thread observer).
+// threads count (the others' as shown to the model, parts cut at 500
+// characters) and are observed together, each thread into its section
+// (Mastra's multi-thread observer).
 func TestResourceScopeObservesAllThreads(t *testing.T) {
 	ctx := context.Background()
 	st := openStore(t)
@@ -64,7 +65,7 @@ func TestResourceScopeObservesAllThreads(t *testing.T) {
 		mock.Step{Text: "<observations>\n* 🔴 (10:00) From the first thread\n</observations>"},
 		mock.Step{Text: "<observations>\n* 🔴 (10:00) From the second thread\n</observations>"},
 	)
-	om := newOM(t, observational.Config{Model: observer, MessageTokens: 500, Storage: st, Scope: observational.ScopeResource})
+	om := newOM(t, observational.Config{Model: observer, MessageTokens: 400, Storage: st, Scope: observational.ScopeResource})
 	actor := mock.New(mock.Step{Text: "ok"}).RepeatLast()
 	a := newAgent(t, st, actor, om)
 	if _, err := a.Generate(ctx, sized("first", 300), agent.WithMemory("thread-1", "user-1")); err != nil {
@@ -90,6 +91,14 @@ func TestResourceScopeObservesAllThreads(t *testing.T) {
 		t.Errorf("record %+v", rec)
 	}
 	if got := actor.Calls()[1].Messages; hasText(got, "second: word") || !hasText(got, "From the first thread") {
+		t.Errorf("prompt %q", texts(got))
+	}
+	// The other threads' unobserved messages come in Mastra's block.
+	if _, err := a.Generate(ctx, "third", agent.WithMemory("thread-1", "user-1")); err != nil {
+		t.Fatal(err)
+	}
+	got := actor.Calls()[2].Messages
+	if !hasText(got, "START_OTHER_CONVERSATIONS_BLOCK\n<other-conversation id=\"thread-2\">\n") || hasText(got, "<other-conversation id=\"thread-1\">") {
 		t.Errorf("prompt %q", texts(got))
 	}
 }

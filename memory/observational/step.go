@@ -49,10 +49,12 @@ func (p *Processor) ProcessStep(ctx context.Context, s *agent.StepInput) error {
 }
 
 // view is what a step's prompt is built from: the observations, the
-// thread's hints, the fingerprints of the thread's observed messages and
-// the time of the step.
+// thread's hints, the other threads' unobserved messages (resource
+// scope), the fingerprints of the thread's observed messages and the
+// time of the step.
 type view struct {
 	Observations string      `json:"observations,omitempty"`
+	Others       string      `json:"others,omitempty"`
 	Hints        ThreadHints `json:"hints"`
 	Observed     []string    `json:"observed,omitempty"`
 	Now          time.Time   `json:"now"`
@@ -75,9 +77,16 @@ func (p *Processor) step(ctx context.Context, threadID, resourceID string, windo
 			unlock()
 			return view{}, err
 		}
+		var others []threadPending
+		if p.cfg.Scope == ScopeResource {
+			if others, err = p.otherPending(ctx, rec.ResourceID, threadID, observed); err != nil {
+				unlock()
+				return view{}, err
+			}
+		}
 		if !readOnly {
 			var wait <-chan struct{}
-			wait, err = p.advance(ctx, key, &rec, threadID, msgs, observed)
+			wait, err = p.advance(ctx, key, &rec, threadID, msgs, others, observed)
 			if wait != nil {
 				// At MessageTokens with a buffered observation in
 				// flight: Mastra waits for it, then activates.
@@ -94,7 +103,11 @@ func (p *Processor) step(ctx context.Context, threadID, resourceID string, windo
 		if err != nil {
 			return view{}, err
 		}
-		return p.viewOf(rec, threadID, msgs, observed), nil
+		v := p.viewOf(rec, threadID, msgs, observed)
+		if v.Observations != "" {
+			v.Others = p.otherConversations(others, observed)
+		}
+		return v, nil
 	}
 }
 
@@ -156,7 +169,7 @@ func (p *Processor) prompt(msgs []model.Message, v view) []model.Message {
 		gone[f]--
 		rest = rest[1:]
 	}
-	ctxMsgs := contextMessages(v.Observations, v.Hints.CurrentTask, v.Hints.SuggestedResponse, v.Now, p.cfg.Location)
+	ctxMsgs := contextMessages(v.Observations, v.Others, v.Hints.CurrentTask, v.Hints.SuggestedResponse, v.Now, p.cfg.Location)
 	out := make([]model.Message, 0, n+len(ctxMsgs)+1+len(rest))
 	out = append(out, msgs[:n]...)
 	for _, t := range ctxMsgs {
