@@ -136,4 +136,12 @@ func TestRecordJSON(t *testing.T) {
 	if r.ThreadID != "t1" || r.OriginType != "reflection" || r.ObservedMessageIDs[0] != "m1" || r.Threads["t1"].CurrentTask != "c" {
 		t.Errorf("old record read as %+v", r)
 	}
+	st := openStore(t)
+	if err := st.SetThreadState(ctx, "t1", observational.StateType, []byte(old)); err != nil {
+		t.Fatal(err)
+	}
+	om = newOM(t, observational.Config{Model: mock.New(), Storage: st})
+	if r, err = om.Load(ctx, "t1", "u1"); err != nil || r.Config == nil || r.ResourceID != "u1" || r.ActiveObservations != "* x" {
+		t.Errorf("old record loaded as %+v, %v", r, err)
+	}
 }

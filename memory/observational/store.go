@@ -83,6 +83,9 @@ func (p *Processor) load(ctx context.Context, threadID, resourceID string) (rec 
 	if rec.ResourceID == "" {
 		rec.ResourceID = resourceID
 	}
+	if rec.Config == nil { // a record of an earlier version
+		rec.Config = p.recordConfig()
+	}
 	return rec, true, nil
 }
 
