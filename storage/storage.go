@@ -128,6 +128,12 @@ type Messages interface {
 	// ListMessages returns the thread's last n messages (all when n <= 0)
 	// in order: by CreatedAt, then in the order they were first saved.
 	ListMessages(ctx context.Context, threadID string, n int) ([]Message, error)
+	// ListMessagesAround returns the thread's message messageID with up
+	// to before messages before it and up to after messages after it,
+	// in ListMessages's order, with one query. Negative counts are 0.
+	// It fails with ErrNotFound when the thread holds no message
+	// messageID (none stored, or one of another thread).
+	ListMessagesAround(ctx context.Context, threadID, messageID string, before, after int) ([]Message, error)
 	// GetMessage returns one message, or ErrNotFound.
 	GetMessage(ctx context.Context, id string) (*Message, error)
 	// GetMessages returns the messages with the given ids, in the order

@@ -35,6 +35,7 @@ func testClosedStore(t *testing.T, s storage.Store) {
 		{"DeleteThread", s.DeleteThread(ctx, "t1")},
 		{"SaveMessages", s.SaveMessages(ctx, []storage.Message{msg})},
 		{"ListMessages", second(s.ListMessages(ctx, "t1", 0))},
+		{"ListMessagesAround", second(s.ListMessagesAround(ctx, "t1", "m1", 1, 1))},
 		{"GetMessage", second(s.GetMessage(ctx, "m1"))},
 		{"GetMessages", second(s.GetMessages(ctx, []string{"m1"}))},
 		{"GetThreadState", third(s.GetThreadState(ctx, "t1", "task"))},

@@ -17,6 +17,7 @@ var messageTests = []subtest{
 	{name: "ZeroCreatedAtIsNow", fn: testMessageZeroCreatedAt},
 	{name: "ReplaceKeepsCreatedAtAndPlace", fn: testMessageReplace},
 	{name: "ListOrderAndLastN", fn: testMessageListOrder},
+	{name: "ListAround", fn: testMessagesAround},
 	{name: "BatchAllOrNone", fn: testMessageAllOrNone},
 	{name: "EmptyBatch", fn: testMessageEmptyBatch},
 	{name: "GetMessagesInOrder", fn: testGetMessages},
