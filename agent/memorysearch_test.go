@@ -217,3 +217,22 @@ func TestSearchMemoryLeavesOutToolMessages(t *testing.T) {
 		}
 	}
 }
+
+// A match whose message is gone (deleted from storage but not from the
+// index) is skipped, neither an error nor a hit.
+func TestSearchMemorySkipsMatchesNoLongerStored(t *testing.T) {
+	a, _, st := recallAgent(t, agent.ScopeResource, mock.NewEmbedder(64), nil)
+	say(t, a, "My cat is called Tom", "t1")
+	say(t, a, "Hello there", "t2")
+	msgs, err := st.ListMessages(t.Context(), "t1", 0)
+	if err != nil || len(msgs) != 2 {
+		t.Fatalf("%d messages, %v", len(msgs), err)
+	}
+	if err := st.DeleteMessages(t.Context(), []string{msgs[0].ID}); err != nil {
+		t.Fatal(err)
+	}
+	res := search(t, a, agent.MemorySearch{Query: "My cat is called Tom", ResourceID: "user-1"})
+	if got := hitLines(res); strings.Contains(got, "cat") || len(res.Results) != 2 {
+		t.Errorf("hits:\n%s", got)
+	}
+}

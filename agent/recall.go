@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -143,20 +144,19 @@ func (a *Agent) messagesAround(ctx context.Context, matches []vector.Match, span
 }
 
 // messageWindow reads the message id of the thread with span.Before
-// messages before it and span.After after it, in the thread's order,
-// and returns them with id's index among them; none and -1 when id is
-// not a message of the thread (deleted since it was embedded).
+// messages before it and span.After after it, in the thread's order
+// (one query: storage.Messages.ListMessagesAround), and returns them
+// with id's index among them; none and -1 when id is not a message of
+// the thread (deleted since it was embedded).
 func (a *Agent) messageWindow(ctx context.Context, threadID, id string, span MessageRange) ([]storage.Message, int, error) {
-	thread, err := a.cfg.Storage.ListMessages(ctx, threadID, 0)
+	window, err := a.cfg.Storage.ListMessagesAround(ctx, threadID, id, span.Before, span.After)
+	if errors.Is(err, storage.ErrNotFound) {
+		return nil, -1, nil
+	}
 	if err != nil {
 		return nil, -1, err
 	}
-	at := slices.IndexFunc(thread, func(s storage.Message) bool { return s.ID == id })
-	if at < 0 {
-		return nil, -1, nil
-	}
-	from := max(0, at-span.Before)
-	return thread[from:min(len(thread), at+span.After+1)], at - from, nil
+	return window, slices.IndexFunc(window, func(s storage.Message) bool { return s.ID == id }), nil
 }
 
 var roleOrder = map[string]int{"system": 0, "user": 1, "assistant": 2, "tool": 3}
