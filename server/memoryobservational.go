@@ -155,11 +155,11 @@ func omRecord(ctx context.Context, om *observational.Processor, threadID, resour
 	if threadID == "" && om.Settings().Scope != observational.ScopeResource {
 		return nil, nil
 	}
-	cur, err := om.History(ctx, threadID, resourceID, observational.HistoryQuery{Limit: 1})
-	if err != nil || len(cur) == 0 {
+	rec, ok, err := om.Stored(ctx, threadID, resourceID)
+	if err != nil || !ok {
 		return nil, err
 	}
-	return &cur[0], nil
+	return &rec, nil
 }
 
 // readOMQuery reads and checks GET /memory/observational-memory's

@@ -199,6 +199,7 @@ func (s *Server) routeTable() []route {
 		{"GET", "/memory/config", s.memoryConfig},
 		{"GET", "/memory/observational-memory", s.getObservationalMemory},
 		{"POST", "/memory/observational-memory/buffer-status", s.awaitBufferStatus},
+		{"GET", "/memory/search", s.searchMemory},
 		{"GET", "/memory/threads", s.listThreads},
 		{"POST", "/memory/threads", s.createThread},
 		{"GET", "/memory/threads/{threadId}", s.getThread},
