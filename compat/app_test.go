@@ -12,6 +12,7 @@ import (
 	"github.com/gomastra/mastra"
 	"github.com/gomastra/mastra/agent"
 	"github.com/gomastra/mastra/mcpserver"
+	"github.com/gomastra/mastra/memory/observational"
 	"github.com/gomastra/mastra/model"
 	"github.com/gomastra/mastra/model/mock"
 	"github.com/gomastra/mastra/schema"
@@ -296,7 +297,9 @@ func flowsApp(t testing.TB) *mastra.Mastra {
 }
 
 // memoryApp is the twin's memory app: memory-agent keeps threads
-// (memory with its defaults); plain-agent keeps none.
+// (memory with its defaults); plain-agent keeps none; om-agent keeps
+// threads and observational memory (its defaults, the scripted model
+// observing).
 func memoryApp(t testing.TB) *mastra.Mastra {
 	t.Helper()
 	st := openStore(t)
@@ -309,8 +312,15 @@ func memoryApp(t testing.TB) *mastra.Mastra {
 	if err != nil {
 		t.Fatal(err)
 	}
+	om, err := observational.New(observational.Config{Model: scriptedModel("add"), Storage: st})
+	if err != nil {
+		t.Fatal(err)
+	}
+	observing := newAgent(t, st, agent.Config{ID: "om-agent", Name: "om-agent",
+		Description: "Adds numbers and keeps observational memory.", Instructions: "You add numbers using the add tool.",
+		Tools: tools.Set{"add": addTool()}, Processors: []agent.StepProcessor{om}}, "add")
 	m := mastra.New(mastra.Config{Logger: quiet})
-	for _, err := range []error{m.AddAgent(keeper, "memoryAgent"), m.AddAgent(plain, "plainAgent")} {
+	for _, err := range []error{m.AddAgent(keeper, "memoryAgent"), m.AddAgent(plain, "plainAgent"), m.AddAgent(observing, "omAgent")} {
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -21,8 +21,7 @@ const memoryHost = "http://127.0.0.1:4700"
 // CLI's). The gate still runs them, in their place, and fails when one
 // comes out the same: then its entry is stale and must go.
 var memoryCLIDifferences = map[string]string{
-	"memory-search":        "the Go server does not serve GET /memory/search (404; real Mastra answers the matching messages)",
-	"memory-search-schema": "the Go server's route catalogue has no GET /memory/search entry, so --schema reports SCHEMA_UNAVAILABLE",
+	"memory-search": "the Go agent's SearchMemory lists a run's tool-call step as a message of its own (3 results; Mastra stores the turn as one message and answers 2)",
 }
 
 // caseKind tells what a captured case asked of the server: nothing but

@@ -376,6 +376,85 @@ await step('memory.deleteThread', async (o) => {
   assert.equal(o.listed.total, 1);
 });
 
+// ---- observational memory and search (memory app; om-agent keeps
+// observational memory, memory-agent does not) ----
+
+const OM = 'om-agent';
+
+await step('memory.observational', async (o) => {
+  o.config = await memory.getMemoryConfig({ agentId: OM });
+  assert.equal(o.config.config.observationalMemory.enabled, true);
+  o.status = await memory.getMemoryStatus(OM);
+  o.statusOfResource = await memory.getMemoryStatus(OM, undefined, { resourceId: 'user-om', threadId: 'thread-om' });
+  o.none = await memory.getObservationalMemory({ agentId: OM, resourceId: 'user-om', threadId: 'thread-om' });
+  assert.equal(o.none.record, null);
+  o.noneOfResource = await memory.getObservationalMemory({ agentId: OM, resourceId: 'user-om' });
+  o.noneInWindow = await memory.getObservationalMemory({
+    agentId: OM, resourceId: 'user-om', threadId: 'thread-om',
+    from: new Date('2020-01-01T00:00:00.000Z'), to: '2040-01-01', offset: 0, limit: 2,
+  });
+  o.buffered = await memory.awaitBufferStatus({ agentId: OM, resourceId: 'user-om', threadId: 'thread-om' });
+  assert.equal(o.buffered.record, null);
+});
+
+// settle is what a call gave: {value} or {error} (its message).
+const settle = async (promise) => {
+  try {
+    return { value: await promise };
+  } catch (err) {
+    return { error: err.message };
+  }
+};
+
+await step('memory.observationalErrors', async (o) => {
+  const get = (params) => settle(memory.getObservationalMemory(params));
+  o.unknownAgent = await get({ agentId: 'nobody', resourceId: 'user-om' });
+  assert.match(o.unknownAgent.error, /404/);
+  o.notEnabled = await get({ agentId: MEM, resourceId: 'user-om' });
+  assert.match(o.notEnabled.error, /400/);
+  o.noMemory = await get({ agentId: 'plain-agent', resourceId: 'user-om' });
+  o.noResource = await get({ agentId: OM });
+  o.limitZero = await get({ agentId: OM, resourceId: 'user-om', limit: 0 });
+  o.badOffsetAndLimit = await get({ agentId: OM, resourceId: 'user-om', offset: -1, limit: 1.5 });
+  o.badFrom = await get({ agentId: OM, resourceId: 'user-om', from: 'garbage' });
+  const wait = (params) => settle(memory.awaitBufferStatus(params));
+  o.waitUnknownAgent = await wait({ agentId: 'nobody', resourceId: 'user-om' });
+  o.waitNotEnabled = await wait({ agentId: MEM, resourceId: 'user-om' });
+  o.waitNoResource = await wait({ agentId: OM, threadId: 'thread-om' });
+  o.waitNoAgent = await wait({ resourceId: 'user-om' });
+});
+
+// The searched messages are saved through the API: after an agent run the
+// Go agent's search also lists the run's tool-call step (a known difference,
+// pinned by the CLI gate's memory-search case).
+await step('memory.search', async (o) => {
+  await memory.createMemoryThread({ threadId: 'thread-s', resourceId: 'user-3', title: 'Searched', agentId: MEM });
+  const text = (id, role, said, at) => ({
+    id, threadId: 'thread-s', resourceId: 'user-3', role, type: 'text',
+    content: { format: 2, parts: [{ type: 'text', text: said }] }, createdAt: new Date(at),
+  });
+  await memory.saveMessageToMemory({
+    agentId: MEM,
+    messages: [text('msg-q', 'user', 'What is 2+3?', '2030-01-01T00:00:00.000Z'), text('msg-a', 'assistant', 'The sum is 5.', '2030-01-01T00:00:01.000Z')],
+  });
+  o.found = await memory.searchMemory({ agentId: MEM, resourceId: 'user-3', searchQuery: 'sum' });
+  assert.equal(o.found.count, 2);
+  o.inThread = await memory.searchMemory({ agentId: MEM, resourceId: 'user-3', threadId: 'thread-s', searchQuery: 'sum' });
+  o.nothing = await memory.searchMemory({ agentId: MEM, resourceId: 'user-none', searchQuery: 'sum' });
+  assert.equal(o.nothing.count, 0);
+  o.unknownThread = await settle(memory.searchMemory({ agentId: MEM, resourceId: 'user-3', threadId: 'thread-none', searchQuery: 'sum' }));
+  o.otherResourcesThread = await settle(memory.searchMemory({ agentId: MEM, resourceId: 'user-2', threadId: 'thread-s', searchQuery: 'sum' }));
+});
+
+await step('memory.searchErrors', async (o) => {
+  const search = (params) => settle(memory.searchMemory(params));
+  o.noQuery = await search({ agentId: MEM, resourceId: 'user-3', searchQuery: '' });
+  assert.match(o.noQuery.error, /400/);
+  o.noResource = await search({ agentId: MEM, resourceId: '', searchQuery: 'sum' });
+  o.unknownAgent = await search({ agentId: 'nobody', resourceId: 'user-3', searchQuery: 'sum' });
+  o.noMemory = await search({ agentId: 'plain-agent', resourceId: 'user-3', searchQuery: 'sum' });
+});
+
 // Exit once the report is out: a step that timed out may have left a
 // request open, which would keep Node alive.
 process.stdout.write(JSON.stringify({ steps }) + '\n', () => process.exit(0));

@@ -91,7 +91,8 @@ function flowsApp() {
 }
 
 // memoryApp: memory-agent keeps threads (Mastra's Memory, its defaults, on
-// the server's storage); plain-agent keeps none.
+// the server's storage); plain-agent keeps none; om-agent keeps threads and
+// observational memory (its defaults; the scripted model observes).
 function memoryApp() {
   const agent = (id, description, memory) => new Agent({
     id, name: id, description, instructions: 'You add numbers using the add tool.',
@@ -101,6 +102,8 @@ function memoryApp() {
     agents: {
       memoryAgent: agent('memory-agent', 'Adds numbers and remembers the conversation.', new Memory()),
       plainAgent: agent('plain-agent', 'Adds numbers and keeps no memory.'),
+      omAgent: agent('om-agent', 'Adds numbers and keeps observational memory.',
+        new Memory({ options: { observationalMemory: { model: model('add') } } })),
     },
   };
 }
