@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"net/http"
 
 	"google.golang.org/genai"
@@ -146,7 +145,7 @@ func (m *EmbeddingModel) config(opts *model.EmbedOptions) (*genai.EmbedContentCo
 	dims, taskType := m.dimensions, m.taskType
 	po := opts.ProviderOptions[ProviderName]
 	if v, ok := po["outputDimensionality"]; ok && v != nil {
-		n, ok := positiveInt(v)
+		n, ok := model.PositiveInt(v)
 		if !ok {
 			return nil, fmt.Errorf("google: providerOptions outputDimensionality %v: want a positive integer", v)
 		}
@@ -176,27 +175,4 @@ func (m *EmbeddingModel) config(opts *model.EmbedOptions) (*genai.EmbedContentCo
 		}
 	}
 	return cfg, nil
-}
-
-// positiveInt reads a JSON-ish number that is a positive integer.
-func positiveInt(v any) (int, bool) {
-	var f float64
-	switch n := v.(type) {
-	case int:
-		f = float64(n)
-	case int32:
-		f = float64(n)
-	case int64:
-		f = float64(n)
-	case float32:
-		f = float64(n)
-	case float64:
-		f = n
-	default:
-		return 0, false
-	}
-	if f < 1 || f != math.Trunc(f) || f > math.MaxInt32 {
-		return 0, false
-	}
-	return int(f), true
 }

@@ -36,7 +36,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
-	"math"
 	"net/http"
 	"strings"
 
@@ -213,7 +212,7 @@ func (m *Model) params(values []string, po model.ProviderOptions) (sdk.Embedding
 	dims, user := m.dimensions, m.user
 	opts := m.providerOptions(po)
 	if v, ok := opts["dimensions"]; ok && v != nil {
-		n, ok := positiveInt(v)
+		n, ok := model.PositiveInt(v)
 		if !ok {
 			return p, fmt.Errorf("openai: providerOptions dimensions %v: want a positive integer", v)
 		}
@@ -247,34 +246,6 @@ func (m *Model) providerOptions(po model.ProviderOptions) map[string]any {
 		maps.Copy(out, po[k])
 	}
 	return out
-}
-
-// positiveInt reads a JSON-ish number that is a positive integer.
-func positiveInt(v any) (int, bool) {
-	var f float64
-	switch n := v.(type) {
-	case int:
-		f = float64(n)
-	case int32:
-		f = float64(n)
-	case int64:
-		f = float64(n)
-	case float32:
-		f = float64(n)
-	case float64:
-		f = n
-	case json.Number:
-		var err error
-		if f, err = n.Float64(); err != nil {
-			return 0, false
-		}
-	default:
-		return 0, false
-	}
-	if f < 1 || f != math.Trunc(f) || f > math.MaxInt32 {
-		return 0, false
-	}
-	return int(f), true
 }
 
 // response is the members of the answer the model reads.
