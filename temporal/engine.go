@@ -188,16 +188,22 @@ type recordedRead struct {
 	Err   string
 }
 
-// Record runs read in a side effect: a replay gets what it returned.
+// Record runs read as a local activity: outside the workflow's
+// coroutines, so that a slow read (an embedder's or an observer model's
+// call) holds up only this coroutine and does not trip the SDK's
+// deadlock detection, with its result kept in the workflow's history as
+// a marker that a replay gets in its place. read's error is kept as its
+// text and not retried; only the local activity's own failure (its
+// ModelCallTimeout passing) is an error of the workflow's.
 func (e *engine) Record(ctx context.Context, read func(context.Context) ([]byte, error)) ([]byte, error) {
+	lctx := workflow.WithLocalActivityOptions(e.cur, workflow.LocalActivityOptions{
+		StartToCloseTimeout: e.opts.ModelCallTimeout,
+		RetryPolicy:         &temporal.RetryPolicy{MaximumAttempts: 1},
+	})
 	var rec recordedRead
-	err := workflow.SideEffect(e.cur, func(workflow.Context) any {
-		v, err := read(ctx)
-		if err != nil {
-			return recordedRead{Err: err.Error()}
-		}
-		return recordedRead{Value: v}
-	}).Get(&rec)
+	err := e.block(func(workflow.Context) error {
+		return workflow.ExecuteLocalActivity(lctx, runRecordedRead, ctx, read).Get(lctx, &rec)
+	})
 	switch {
 	case err != nil:
 		return nil, err
@@ -205,6 +211,17 @@ func (e *engine) Record(ctx context.Context, read func(context.Context) ([]byte,
 		return nil, errors.New(rec.Err)
 	}
 	return rec.Value, nil
+}
+
+// runRecordedRead is Record's local activity. Its arguments are handed
+// over as they are (a local activity's are not serialised): the run's
+// context and the read.
+func runRecordedRead(_ context.Context, ctx context.Context, read func(context.Context) ([]byte, error)) (recordedRead, error) {
+	v, err := read(ctx)
+	if err != nil {
+		return recordedRead{Err: err.Error()}, nil
+	}
+	return recordedRead{Value: v}, nil
 }
 
 // execute runs the activity name on input and decodes its result into
