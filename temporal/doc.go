@@ -5,7 +5,9 @@
 // the agent's own loop, driven by an agent.ReplayingEngine: each model
 // call and each tool call is an activity, the step's calls run side by
 // side as workflow coroutines, the clock is the workflow's, and what the
-// loop reads from memory is recorded in the workflow's history. When a
+// loop reads from memory is recorded in the workflow's history (by a
+// local activity, run outside the workflow's coroutines, so that a slow
+// read such as an embedder's call does not hold the workflow up). When a
 // worker dies, another replays the run's history up to where it stopped
 // and goes on: a model or tool call that had completed is not made
 // again. A person's answer to a waiting call (an approval, a decline,
@@ -16,7 +18,10 @@
 // ToModelOutput run in the workflow once, their outcomes recorded in its
 // history: a replay does not run them again. Step processors and
 // transforms run again when the workflow is replayed: they must decide
-// the same way from the same input (no clock, no I/O, no randomness).
+// the same way from the same input (no clock, no I/O, no randomness),
+// except for what a processor does through agent.StepInput.Record (an
+// observational-memory observer's model call, say), which is recorded
+// as memory reads are.
 //
 // A gomastra workflow run (package workflows) is a Temporal workflow
 // (WorkflowWorkflowRun) that runs it a node at a time, each node an
