@@ -111,6 +111,15 @@ func TestBadInputPathsAndQueries(t *testing.T) {
 		{"GET", "/api/agents/calc-agent/suspended-runs?fromDate=yesterday", "", 400},
 		{"GET", "/api/agents/calc-agent/suspended-runs?toDate=2026-13-45", "", 400},
 		{"GET", "/api/agents/calc-agent/suspended-runs?perPage=1e300", "", 400},
+		{"GET", "/api/memory/observational-memory?agentId=calc-agent&resourceId=r&limit=NaN", "", 400},
+		{"GET", "/api/memory/observational-memory?agentId=calc-agent&resourceId=r&offset=-Infinity", "", 400},
+		{"GET", "/api/memory/observational-memory?agentId=calc-agent&resourceId=r&from=2026-13-45", "", 400},
+		{"GET", "/api/memory/observational-memory?agentId=%FF&resourceId=r", "", 404},
+		{"GET", "/api/memory/observational-memory?agentId=calc-agent&resourceId=r&offset=1e300", "", 400}, // no observational memory
+		{"GET", "/api/memory/search?agentId=calc-agent&resourceId=r&searchQuery=x&limit=NaN", "", 400},
+		{"GET", "/api/memory/search?agentId=calc-agent&resourceId=r&searchQuery=x&memoryConfig=%FF", "", 400},
+		{"GET", "/api/memory/search?agentId=calc-agent&resourceId=r&searchQuery=x&memoryConfig=null", "", 400},
+		{"GET", "/api/memory/search?agentId=" + long + "&resourceId=r&searchQuery=x", "", 404},
 	}
 	for _, c := range cases {
 		var body []byte
@@ -122,6 +131,9 @@ func TestBadInputPathsAndQueries(t *testing.T) {
 	// Large page numbers are valid: an empty page, not an overflow.
 	for _, q := range []string{"page=9007199254740991", "page=100000000000000000&perPage=1000", "perPage=9007199254740991", "page=1e18&perPage=1e18"} {
 		checkAccepted(t, "suspended-runs?"+q, f.send(t, "GET", "/api/agents/calc-agent/suspended-runs?"+q, nil, false))
+	}
+	for _, q := range []string{"limit=1e300", "limit=-1e300", "limit=0.5", "threadId=", "searchQuery=" + long} {
+		checkAccepted(t, "memory/search?"+trim(q), f.send(t, "GET", "/api/memory/search?agentId=calc-agent&resourceId=r&searchQuery=x&"+q, nil, false))
 	}
 }
 

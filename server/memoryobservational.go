@@ -216,7 +216,7 @@ func coercedInt(q url.Values, key string, min int, issues *wire.Issues) int {
 	case f < float64(min):
 		issues.Add(key, "Too small: expected number to be >="+strconv.Itoa(min))
 	}
-	return int(f)
+	return int(math.Min(f, math.MaxInt32)) // past any list
 }
 
 // localStatus is GET /memory/status's answer for an agent with

@@ -163,3 +163,20 @@ func TestObservationalMemoryUsesTheAuthenticatedResource(t *testing.T) {
 		t.Errorf("u1 without resourceId: %d %s", resp.StatusCode, body)
 	}
 }
+
+// Offsets and limits past any list select nothing, as JavaScript's
+// slice does, instead of overflowing.
+func TestObservationalMemoryHugeWindow(t *testing.T) {
+	f := newFixture(t, withObservationalMemory(t, observational.ScopeThread))
+	observedRun(t, f)
+	const get = "/api/memory/observational-memory?agentId=calc-agent&resourceId=u1&threadId=t1"
+	resp, body := f.do(t, "GET", get+"&offset=1e300", "")
+	if resp.StatusCode != 200 || !strings.HasPrefix(string(body), `{"record":{`) || strings.Contains(string(body), `"history"`) {
+		t.Errorf("offset 1e300: %d %s", resp.StatusCode, body)
+	}
+	var a omAnswerJSON
+	resp, body = f.do(t, "GET", get+"&limit=1e300", "")
+	if decodeInto(t, "limit", body, &a); resp.StatusCode != 200 || len(a.History) != 1 {
+		t.Errorf("limit 1e300: %d %s", resp.StatusCode, body)
+	}
+}
