@@ -131,6 +131,9 @@ type Processor struct {
 	// left at or above ObservationTokens: Mastra does not reflect them
 	// again until they change.
 	stuck map[string]int
+	// waiting, when set (by tests), is called with the record's key
+	// when a step starts waiting for a buffered operation in flight.
+	waiting func(key string)
 }
 
 type keyLock struct {

@@ -91,6 +91,9 @@ func (p *Processor) step(ctx context.Context, threadID, resourceID string, windo
 				// At MessageTokens with a buffered observation in
 				// flight: Mastra waits for it, then activates.
 				unlock()
+				if p.waiting != nil {
+					p.waiting(key)
+				}
 				select {
 				case <-wait:
 					continue
