@@ -210,7 +210,7 @@ func vectorFilter(f vector.Filter) (string, []any) {
 // Query returns the q.TopK vectors of the index most similar to q.Vector
 // (cosine similarity) among those q.Filter selects, most similar first,
 // ties by id. It reads one snapshot of the index, row by row, keeping
-// the best q.TopK.
+// the best q.TopK; the rows are scored in place (see offerFunc).
 func (s *Store) Query(ctx context.Context, index string, q vector.Query) ([]vector.Match, error) {
 	if err := vector.CheckIndexName(index); err != nil {
 		return nil, fmt.Errorf("sqlite: query: %w", err)
@@ -228,27 +228,11 @@ func (s *Store) Query(ctx context.Context, index string, q vector.Query) ([]vect
 		if err := vector.CheckDimensionOf("query vector", q.Vector, index, dim); err != nil {
 			return err
 		}
-		rows, err := tx.QueryContext(ctx, `SELECT id, norm, metadata, embedding FROM mastra_vectors
-			WHERE index_name = ?`+where, append([]any{index}, fargs...)...)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
 		top := vector.NewTopK(q)
-		var (
-			id, meta, emb sql.RawBytes
-			norm          float64
-		)
-		dest := []any{&id, &norm, &meta, &emb} // made once: a slice per Scan would be an allocation per row
-		for rows.Next() {
-			if err := rows.Scan(dest...); err != nil {
-				return err
-			}
-			if err := top.Offer(id, norm, emb, meta); err != nil {
-				return err
-			}
-		}
-		if err := rows.Err(); err != nil {
+		search, done := startSearch(top)
+		defer done()
+		var n int64
+		if err := tx.QueryRowContext(ctx, offerQuery+where, append([]any{search, index}, fargs...)...).Scan(&n); err != nil {
 			return err
 		}
 		ms, err = top.Matches()

@@ -34,8 +34,7 @@ func TestVectorQueryPlans(t *testing.T) {
 		{vector.Filter{vector.KeyResourceID: "r", "kind": "note"}, "mastra_vectors_resource_idx"},
 	} {
 		where, args := vectorFilter(tc.filter)
-		rows, err := s.r.QueryContext(t.Context(), `EXPLAIN QUERY PLAN SELECT id, norm, metadata, embedding FROM mastra_vectors
-			WHERE index_name = ?`+where, append([]any{"i"}, args...)...)
+		rows, err := s.r.QueryContext(t.Context(), `EXPLAIN QUERY PLAN `+offerQuery+where, append([]any{1, "i"}, args...)...)
 		if err != nil {
 			t.Fatal(err)
 		}
