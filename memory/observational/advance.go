@@ -10,10 +10,12 @@ import (
 // resource scope (observed: those rec covers, updated as it observes), as
 // Mastra's observation step does: below MessageTokens it may start a
 // buffered observation; at MessageTokens it activates buffered chunks
-// or, with none, observes synchronously; then it reflects. It saves rec
-// when it changed. It returns a channel to wait on, and changes nothing,
-// when the step reached MessageTokens while a buffered observation is
-// in flight (Mastra waits for it before activating).
+// or, with none, observes synchronously; then it reflects (maybeReflect).
+// It saves rec when it changed. It returns a channel to wait on when
+// the step reached MessageTokens while a buffered observation is in
+// flight, changing nothing, or ObservationTokens while a buffered
+// reflection is, after saving its observation: Mastra waits for either
+// before activating it.
 func (p *Processor) advance(ctx context.Context, key string, rec *Record, threadID string, msgs []stored, others []threadPending, observed map[string]bool) (<-chan struct{}, error) {
 	if p.cfg.Scope == ScopeResource {
 		return nil, p.advanceResource(ctx, key, rec, threadID, msgs, others, observed)
@@ -57,7 +59,7 @@ func (p *Processor) advance(ctx context.Context, key string, rec *Record, thread
 			return nil, err
 		}
 	}
-	return nil, p.maybeReflect(ctx, key, rec, threadID)
+	return p.maybeReflect(ctx, key, rec, threadID)
 }
 
 // observeSync observes pending synchronously, noting the work in
@@ -68,10 +70,20 @@ func (p *Processor) observeSync(ctx context.Context, key string, rec *Record, th
 	return p.observe(ctx, rec, threadID, pending, tokens)
 }
 
-// maybeReflect reflects when the observations reach ObservationTokens
+// maybeReflect reflects as the observations grow: asynchronously when
+// reflections are buffered (maybeReflectAsync, whose channel it
+// returns), else synchronously (reflectSync).
+func (p *Processor) maybeReflect(ctx context.Context, key string, rec *Record, threadID string) (<-chan struct{}, error) {
+	if p.buf.reflecting() {
+		return p.maybeReflectAsync(ctx, key, rec, threadID)
+	}
+	return nil, p.reflectSync(ctx, key, rec, threadID)
+}
+
+// reflectSync reflects when the observations reach ObservationTokens
 // (and a reflection did not already leave them this size), starting a
 // new generation.
-func (p *Processor) maybeReflect(ctx context.Context, key string, rec *Record, threadID string) error {
+func (p *Processor) reflectSync(ctx context.Context, key string, rec *Record, threadID string) error {
 	if rec.ObservationTokenCount < p.cfg.ObservationTokens || p.unproductive(key, rec.ObservationTokenCount) {
 		return nil
 	}

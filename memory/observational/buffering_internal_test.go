@@ -1,6 +1,12 @@
 package observational
 
-import "testing"
+import (
+	"context"
+	"testing"
+
+	"github.com/gomastra/mastra/model/mock"
+	"github.com/gomastra/mastra/storage/sqlite"
+)
 
 // Buffering intervals halve near the threshold, as Mastra's
 // shouldTriggerAsyncObservation's do.
@@ -45,5 +51,36 @@ func TestActivationCount(t *testing.T) {
 		if got := b.activationCount(c.chunks, 1000, c.tokens, c.tokens >= b.blockAfter); got != c.want {
 			t.Errorf("%s: %d chunks, want %d", c.name, got, c.want)
 		}
+	}
+}
+
+// A buffered reflection is not stored into a record a new generation
+// replaced while it was made.
+func TestBufferedReflectionOfAReplacedGeneration(t *testing.T) {
+	ctx := context.Background()
+	st, err := sqlite.Open(ctx, sqlite.Memory)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	p, err := New(Config{Model: mock.New(), Storage: st})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := p.newRecord("thread-1", "user-1")
+	rec.ActiveObservations = "* a"
+	if err := p.save(ctx, rec); err != nil {
+		t.Fatal(err)
+	}
+	key := p.key("thread-1", "user-1")
+	stale := rec
+	stale.ID = "an earlier generation"
+	p.storeReflection(ctx, key, stale, bufferedReflection{"* stale", 1, 1, 1})
+	if got, _, _ := p.load(ctx, "thread-1", "user-1"); got.BufferedReflection != "" {
+		t.Errorf("stored a stale reflection: %q", got.BufferedReflection)
+	}
+	p.storeReflection(ctx, key, rec, bufferedReflection{"* fresh", 1, 1, 1})
+	if got, _, _ := p.load(ctx, "thread-1", "user-1"); got.BufferedReflection != "* fresh" || got.ReflectedObservationLineCount != 1 {
+		t.Errorf("buffered reflection %q, %d lines", got.BufferedReflection, got.ReflectedObservationLineCount)
 	}
 }

@@ -177,6 +177,12 @@ func TestBufferingConfig(t *testing.T) {
 		{"buffer above threshold", observational.Config{MessageTokens: 1000, BufferTokens: 1500}, false},
 		{"activation between 1 and 1000", observational.Config{BufferActivation: 5}, false},
 		{"block below threshold", observational.Config{MessageTokens: 1000, BlockAfter: 500}, false},
+		{"reflection buffering off", observational.Config{ReflectionBufferActivation: observational.BufferingOff}, true},
+		{"reflection off with block after", observational.Config{ReflectionBufferActivation: observational.BufferingOff, ReflectionBlockAfter: 2}, false},
+		{"reflection activation above 1", observational.Config{ReflectionBufferActivation: 1.5}, false},
+		{"reflection block below threshold", observational.Config{ObservationTokens: 1000, ReflectionBlockAfter: 500}, false},
+		{"reflection without buffering", observational.Config{BufferTokens: observational.BufferingOff, ReflectionBufferActivation: 0.5}, false},
+		{"reflection buffering in resource scope", observational.Config{Scope: observational.ScopeResource, ReflectionBufferActivation: 0.5}, false},
 	} {
 		c.cfg.Model, c.cfg.Storage = mock.New(), st
 		if _, err := observational.New(c.cfg); (err == nil) != c.ok {

@@ -19,6 +19,17 @@
 // observing synchronously only when there is no chunk to activate.
 // WaitForBuffering waits for the buffered observation in flight.
 //
+// Asynchronous reflection (Mastra's default wherever buffering is on;
+// Config.ReflectionBufferActivation, ReflectionBlockAfter): from
+// ReflectionBufferActivation of ObservationTokens, the first lines of
+// the observations are condensed in the background into the record's
+// BufferedReflection; at ObservationTokens a step waits for the
+// reflection in flight, then activates it (the buffered reflection and
+// the lines it did not cover become the new generation) without a model
+// call. With nothing buffered a step at the threshold starts one and
+// goes on, reflecting synchronously only from ReflectionBlockAfter.
+// WaitForBuffering waits for it too.
+//
 // In resource scope the other threads' unobserved messages are shown to
 // the model (Mastra's other-conversations block) and, with the current
 // thread's, counted and observed together (Mastra's multi-thread
@@ -28,8 +39,9 @@
 // but changes nothing. Each step's reading and updating of the record,
 // model calls included, runs in one agent.StepInput.Record, so on a
 // replaying engine (Temporal) a replayed step calls no model and is
-// given the prompt the first execution built; a buffered observation is
-// started inside that recorded part and is not started again on replay.
+// given the prompt the first execution built; a buffered observation or
+// reflection is started inside that recorded part and is not started
+// again on replay.
 package observational
 
 import (
@@ -114,6 +126,21 @@ type Config struct {
 	// overshoot it (Mastra's forceMaxActivation): below 100, a multiple
 	// of MessageTokens (0: DefaultBlockAfter).
 	BlockAfter float64
+
+	// ReflectionBufferActivation and ReflectionBlockAfter configure
+	// asynchronous reflection (Mastra's reflection.bufferActivation and
+	// blockAfter), on wherever buffering is (it is off with it):
+	// see the package documentation.
+	//
+	// ReflectionBufferActivation is the fraction of ObservationTokens,
+	// in (0, 1], from which a reflection is prepared in the background
+	// (0: DefaultReflectionBufferActivation); BufferingOff turns
+	// asynchronous reflection off, leaving observation buffering on.
+	ReflectionBufferActivation float64
+	// ReflectionBlockAfter is the size of observations from which a
+	// step with no buffered reflection reflects synchronously: below
+	// 100, a multiple of ObservationTokens (0: DefaultBlockAfter).
+	ReflectionBlockAfter float64
 }
 
 // Processor is the observational-memory step processor. It is safe for
@@ -131,6 +158,8 @@ type Processor struct {
 	// left at or above ObservationTokens: Mastra does not reflect them
 	// again until they change.
 	stuck map[string]int
+	// reflections holds, by record, the buffered reflection in flight.
+	reflections map[string]*bufferOp
 	// waiting, when set (by tests), is called with the record's key
 	// when a step starts waiting for a buffered operation in flight.
 	waiting func(key string)
@@ -175,7 +204,7 @@ func New(cfg Config) (*Processor, error) {
 		return nil, err
 	}
 	return &Processor{cfg: cfg, buf: buf, locks: map[string]*keyLock{}, stuck: map[string]int{},
-		buffers: map[string]*bufferOp{}, busy: map[string]busyFlags{}}, nil
+		buffers: map[string]*bufferOp{}, reflections: map[string]*bufferOp{}, busy: map[string]busyFlags{}}, nil
 }
 
 // ID returns "observational-memory".
@@ -265,13 +294,34 @@ func messageBoundary(t time.Time) string {
 	return "\n\n--- message boundary (" + t.UTC().Format("2006-01-02T15:04:05.000Z") + ") ---\n\n"
 }
 
-// reflect has the reflector condense rec's observations, retrying at
-// higher compression levels while the result is not below
-// ObservationTokens (Mastra's callReflector: from level 1, or 2 for
-// gemini-2.5-flash, up to three levels more). It reports whether rec
-// changed; an answer without observations at every level leaves it as
-// it was.
+// reflect has the reflector condense rec's observations below
+// ObservationTokens and, when it did, makes them a new generation of
+// rec (keeping the reflector's suggested response for threadID). It
+// reports whether rec changed; an answer without observations at every
+// level leaves it as it was.
 func (p *Processor) reflect(ctx context.Context, rec *Record, threadID string) (bool, error) {
+	best, bestTokens, err := p.condense(ctx, rec.ActiveObservations, p.cfg.ObservationTokens)
+	if err != nil || best == nil {
+		return false, err
+	}
+	p.newGeneration(rec, best.Observations, bestTokens)
+	if best.SuggestedResponse != "" {
+		h := rec.Threads[threadID]
+		h.SuggestedResponse = best.SuggestedResponse
+		if rec.Threads == nil {
+			rec.Threads = map[string]ThreadHints{}
+		}
+		rec.Threads[threadID] = h
+	}
+	return true, nil
+}
+
+// condense has the reflector condense observations, retrying at higher
+// compression levels while the result is not below target (Mastra's
+// callReflector: from level 1, or 2 for gemini-2.5-flash, up to three
+// levels more). It returns the last answer with observations and their
+// size; nil when no level gave observations.
+func (p *Processor) condense(ctx context.Context, observations string, target int) (*parsed, int, error) {
 	start := 1
 	if strings.Contains(p.cfg.Model.ModelID(), "gemini-2.5-flash") {
 		start = 2
@@ -283,48 +333,43 @@ func (p *Processor) reflect(ctx context.Context, rec *Record, threadID string) (
 		req := &model.Request{
 			Messages: []model.Message{
 				model.System(reflectorSystemPrompt),
-				model.UserText(reflectorPrompt(rec.ActiveObservations, level)),
+				model.UserText(reflectorPrompt(observations, level)),
 			},
 			Settings:        model.CallSettings{Temperature: ptr(0.0), MaxOutputTokens: ptr(100_000)},
 			ProviderOptions: thinking(1024),
 		}
 		resp, err := model.Collect(ctx, p.cfg.Model, req)
 		if err != nil {
-			return false, fmt.Errorf("observational memory: reflector: %w", err)
+			return nil, 0, fmt.Errorf("observational memory: reflector: %w", err)
 		}
 		out := parseReflectorOutput(resp.Text)
 		if degenerate(resp.Text) || strings.TrimSpace(out.Observations) == "" {
 			continue // a failed compression, as Mastra counts it
 		}
 		best, bestTokens = &out, processors.EstimateTokens(out.Observations)
-		if bestTokens < p.cfg.ObservationTokens {
+		if bestTokens < target {
 			break
 		}
 	}
-	if best == nil {
-		return false, nil
-	}
-	// A new generation (Mastra's createReflectionGeneration); the
-	// buffered chunks are kept for activation.
+	return best, bestTokens, nil
+}
+
+// newGeneration makes rec a new generation whose observations are
+// observations, of tokens tokens (Mastra's createReflectionGeneration);
+// the buffered chunks are kept for activation, a buffered reflection
+// is not.
+func (p *Processor) newGeneration(rec *Record, observations string, tokens int) {
 	now := p.cfg.Now().UTC()
 	rec.ID, rec.CreatedAt = uuid.New(), now
-	rec.ActiveObservations = best.Observations
-	rec.ObservationTokenCount = bestTokens
+	rec.ActiveObservations = observations
+	rec.ObservationTokenCount = tokens
 	rec.OriginType = OriginReflection
 	rec.GenerationCount++
 	rec.LastBufferedAtTokens = 0
+	clearBufferedReflection(rec)
 	if rec.LastObservedAt == nil {
 		rec.LastObservedAt = &now
 	}
-	if best.SuggestedResponse != "" {
-		h := rec.Threads[threadID]
-		h.SuggestedResponse = best.SuggestedResponse
-		if rec.Threads == nil {
-			rec.Threads = map[string]ThreadHints{}
-		}
-		rec.Threads[threadID] = h
-	}
-	return true, nil
 }
 
 func setOf(ids []string) map[string]bool {

@@ -33,9 +33,15 @@ type Record struct {
 	// made in the background and not yet activated.
 	BufferedObservations      string          `json:"bufferedObservations,omitempty"`
 	BufferedObservationChunks []BufferedChunk `json:"bufferedObservationChunks,omitempty"`
-	// BufferedReflection is a reflection waiting to be activated (this
-	// package reflects synchronously: always "").
-	BufferedReflection string `json:"bufferedReflection,omitempty"`
+	// BufferedReflection is a reflection made in the background, waiting
+	// to be activated at ObservationTokens; BufferedReflectionTokens is
+	// its size, BufferedReflectionInputTokens the size of the
+	// observations it condensed, the first
+	// ReflectedObservationLineCount lines of ActiveObservations.
+	BufferedReflection            string `json:"bufferedReflection,omitempty"`
+	BufferedReflectionTokens      int    `json:"bufferedReflectionTokens,omitempty"`
+	BufferedReflectionInputTokens int    `json:"bufferedReflectionInputTokens,omitempty"`
+	ReflectedObservationLineCount int    `json:"reflectedObservationLineCount,omitempty"`
 	// OriginType is OriginInitial or OriginReflection; GenerationCount
 	// counts the reflections before this generation.
 	OriginType      string `json:"originType"`
@@ -51,9 +57,8 @@ type Record struct {
 	PendingMessageTokens  int `json:"pendingMessageTokens"`
 	// IsObserving and IsReflecting are true while a synchronous
 	// observation or reflection of the record runs;
-	// IsBufferingObservation while a buffered observation runs in the
-	// background; IsBufferingReflection is always false (see
-	// BufferedReflection). They are set on the records Load returns,
+	// IsBufferingObservation and IsBufferingReflection while a buffered
+	// observation or reflection runs in the background. They are set on the records Load returns,
 	// from this process's work.
 	IsObserving            bool `json:"isObserving"`
 	IsReflecting           bool `json:"isReflecting"`

@@ -38,7 +38,7 @@ func (p *Processor) advanceResource(ctx context.Context, key string, rec *Record
 			return err
 		}
 	}
-	return p.maybeReflect(ctx, key, rec, threadID)
+	return p.reflectSync(ctx, key, rec, threadID)
 }
 
 // otherPending returns the unobserved messages of the resource's threads

@@ -49,5 +49,8 @@ func (p *Processor) recordConfig() map[string]any {
 	}
 	refl := map[string]any{"model": name, "observationTokens": p.cfg.ObservationTokens,
 		"modelSettings": map[string]any{"temperature": 0, "maxOutputTokens": 100_000}}
+	if p.buf.reflecting() {
+		refl["bufferActivation"], refl["blockAfter"] = p.buf.reflActivation, p.buf.reflBlockAfter
+	}
 	return map[string]any{"observation": obs, "reflection": refl, "scope": string(p.cfg.Scope)}
 }

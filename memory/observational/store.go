@@ -141,7 +141,7 @@ func (p *Processor) flags(rec *Record) {
 	b := p.busy[key]
 	rec.IsObserving, rec.IsReflecting = b.observing, b.reflecting
 	rec.IsBufferingObservation = p.buffers[key] != nil
-	rec.IsBufferingReflection = false
+	rec.IsBufferingReflection = p.reflections[key] != nil
 }
 
 // setBusy notes synchronous work starting or ending on a record.
