@@ -34,13 +34,16 @@ const benchSteps = 5
 
 // benchRegistry is one agent, "stepper", that calls echo benchSteps-1
 // times and answers, on a SQLite store in memory.
-func benchRegistry(b *testing.B) *mastra.Mastra {
+func benchRegistry(b *testing.B) *mastra.Mastra { return benchRegistryWith(b, agent.Hooks{}) }
+
+// benchRegistryWith is benchRegistry's agent with hooks.
+func benchRegistryWith(b *testing.B, hooks agent.Hooks) *mastra.Mastra {
 	echo := tools.New(tools.Config[numbers, sum]{ID: "echo", Description: "Echoes.", Execute: func(ctx tools.Context, in numbers) (sum, error) {
 		return sum{Sum: in.A + in.B}, nil
 	}})
 	m := mock.NewFunc(mock.ToolSteps(benchSteps-1, mock.ToolCall{Name: "echo", Args: `{"a":1,"b":2}`}, mock.Step{Text: "done"}))
 	a, err := agent.New(agent.Config{ID: "stepper", Name: "Stepper", Instructions: "Step.", Model: m,
-		Tools: tools.Set{"echo": echo}, Storage: newStore(b)})
+		Tools: tools.Set{"echo": echo}, Storage: newStore(b), Hooks: hooks})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -75,6 +78,19 @@ func BenchmarkStep(b *testing.B) {
 	})
 }
 
+// BenchmarkRecordedHook is BenchmarkStep's run on Temporal with a
+// BeforeToolCall hook, whose outcome the workflow records (Record) at
+// each of the run's four tool calls: the cost of a recorded callback.
+func BenchmarkRecordedHook(b *testing.B) {
+	hook := agent.Hooks{BeforeToolCall: func(context.Context, agent.HookCall) (*agent.Skip, error) { return nil, nil }}
+	c := benchEnvOf(b, benchRegistryWith(b, hook), 1)
+	ctx := context.Background()
+	for b.Loop() {
+		benchRun(b, ctx, c)
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*benchSteps), "ns/step")
+}
+
 // BenchmarkRunsPerSecond runs 100 concurrent 5-step runs per op on 1, 2
 // and 4 workers and reports runs/s.
 func BenchmarkRunsPerSecond(b *testing.B) {
@@ -97,8 +113,12 @@ func BenchmarkRunsPerSecond(b *testing.B) {
 
 // benchEnv starts a server and workers of the benchmark registry.
 func benchEnv(b *testing.B, workers int) *temporal.Client {
+	return benchEnvOf(b, benchRegistry(b), workers)
+}
+
+// benchEnvOf is benchEnv for the registry reg.
+func benchEnvOf(b *testing.B, reg *mastra.Mastra, workers int) *temporal.Client {
 	ts := newServer(b)
-	reg := benchRegistry(b)
 	for range workers {
 		w := ts.NewWorkerWithOptions("bench", func(r worker.Registry) { temporal.Register(r, reg, temporal.Options{}) }, worker.Options{})
 		b.Cleanup(w.Stop)
