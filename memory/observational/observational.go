@@ -32,8 +32,10 @@
 //
 // In resource scope the other threads' unobserved messages are shown to
 // the model (Mastra's other-conversations block) and, with the current
-// thread's, counted and observed together (Mastra's multi-thread
-// observer), each thread into its own section; buffering is off there.
+// thread's, counted and observed together by Mastra's multi-thread
+// observer (threads batched up to 10,000 tokens, one call a batch, each
+// thread's answer read from its <thread id> block into its own section);
+// buffering is off there.
 //
 // A read-only run (agent.StepInput.ReadOnly) is given the observations
 // but changes nothing. Each step's reading and updating of the record,

@@ -322,7 +322,8 @@ func TestResourceScopeSharesObservations(t *testing.T) {
 	if err := st.SaveResource(ctx, storage.Resource{ID: "user-1", WorkingMemory: "# Ada", Metadata: map[string]any{"plan": "pro"}}); err != nil {
 		t.Fatal(err)
 	}
-	observer := mock.New(mock.Step{Text: observed})
+	// The multi-thread observer answers in <thread> blocks.
+	observer := mock.New(mock.Step{Text: strings.Replace(strings.Replace(observed, "<observations>\n", "<observations>\n<thread id=\"thread-1\">\n", 1), "\n</observations>", "\n</thread>\n</observations>", 1)})
 	om := newOM(t, observational.Config{Model: observer, MessageTokens: 200, Storage: st, Scope: observational.ScopeResource})
 	actor := mock.New(mock.Step{Text: "ok"}).RepeatLast()
 	a := newAgent(t, st, actor, om)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/gomastra/mastra/processors"
 )
@@ -103,26 +104,66 @@ func pickThreads(all []threadPending, threshold int) []threadPending {
 	return picked
 }
 
-// observeThreads observes each of the threads into rec, one observer
-// call a thread, storing rec after each (PendingMessageTokens: the
-// size of the threads left).
+// observeThreads observes threads, the picked ones of all, into rec as
+// Mastra's multi-thread observer does: in batches of up to
+// maxTokensPerBatch tokens, one observer call a batch, the calls run
+// together; then each thread the answers covered gets its section, in
+// threads' order, and rec is stored once (PendingMessageTokens: the
+// size of the threads left). A failed call fails the observation and
+// stores nothing; a thread an answer left out stays unobserved (Mastra
+// would mark its messages observed with empty observations).
 func (p *Processor) observeThreads(ctx context.Context, key string, rec *Record, all, threads []threadPending, observed map[string]bool) error {
+	p.setBusy(key, func(b *busyFlags) { b.observing = true })
+	defer p.setBusy(key, func(b *busyFlags) { b.observing = false })
+	results, err := p.observeBatches(ctx, rec.ActiveObservations, rec.Threads, batchThreads(threads))
+	if err != nil {
+		return err
+	}
 	left := 0
 	for _, t := range all {
 		left += t.tokens
 	}
 	for _, t := range threads {
-		left -= t.tokens
-		rec.PendingMessageTokens = left
-		if err := p.observeSync(ctx, key, rec, t.threadID, t.msgs, t.tokens); err != nil {
-			return err
+		out, ok := results[t.threadID]
+		if !ok {
+			continue
 		}
+		p.apply(rec, t.threadID, out, ids(t.msgs), t.tokens, newest(t.msgs, p.cfg.Now))
 		for _, m := range t.msgs {
 			observed[m.ID] = true
 		}
-		if err := p.save(ctx, *rec); err != nil {
-			return err
+		left -= t.tokens
+	}
+	rec.PendingMessageTokens = left
+	return p.save(ctx, *rec)
+}
+
+// observeBatches runs one multi-thread observer call a batch, together,
+// and returns the threads' observations; the first error fails them all.
+func (p *Processor) observeBatches(ctx context.Context, existing string, hints map[string]ThreadHints, batches [][]threadPending) (map[string]parsed, error) {
+	type answer struct {
+		out map[string]parsed
+		err error
+	}
+	answers := make([]answer, len(batches))
+	var wg sync.WaitGroup
+	for i, b := range batches {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			out, err := p.callMultiObserver(ctx, existing, hints, b)
+			answers[i] = answer{out, err}
+		}()
+	}
+	wg.Wait()
+	results := map[string]parsed{}
+	for _, a := range answers {
+		if a.err != nil {
+			return nil, a.err
+		}
+		for id, r := range a.out {
+			results[id] = r
 		}
 	}
-	return nil
+	return results, nil
 }
