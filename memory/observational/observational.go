@@ -35,7 +35,7 @@
 // thread's, counted and observed together by Mastra's multi-thread
 // observer (threads batched up to 10,000 tokens, one call a batch, each
 // thread's answer read from its <thread id> block into its own section);
-// buffering is off there.
+// buffering, and so asynchronous reflection, is off there.
 //
 // A read-only run (agent.StepInput.ReadOnly) is given the observations
 // but changes nothing. Each step's reading and updating of the record,
@@ -44,6 +44,12 @@
 // given the prompt the first execution built; a buffered observation or
 // reflection is started inside that recorded part and is not started
 // again on replay.
+//
+// Not done of Mastra's: the observer's view of earlier observations cut
+// to previousObserverTokens, early activation of a buffered reflection
+// (activateAfterIdle, activateOnProviderChange), retries, custom
+// instructions and extractors, thread titles, retrieval and stream
+// markers (docs/memory.md lists them).
 package observational
 
 import (

@@ -24,8 +24,9 @@ import (
 // calls included) runs in one s.Record: a replayed step does not call
 // the models again and is given the prompt the first execution built.
 // A failed observer call fails the step, as Mastra's synchronous
-// observation does, and stores nothing; a failed reflector call fails
-// it after the observation is stored.
+// observation does, and stores nothing; a failed synchronous reflector
+// call fails it after the observation is stored. A failed buffered
+// observation or reflection, which runs in the background, is dropped.
 func (p *Processor) ProcessStep(ctx context.Context, s *agent.StepInput) error {
 	if s.ThreadID == "" || (p.cfg.Scope == ScopeResource && s.ResourceID == "") {
 		return nil
