@@ -48,11 +48,17 @@ func observerHistory(msgs []stored, loc *time.Location) model.Message {
 // message's with its calls' message), each part's text cut at maxLen
 // characters (0: no limit; Mastra's maxPartLength).
 func historySections(msgs []stored, loc *time.Location, maxLen int) []string {
+	images, files := 0, 0
+	return numberedSections(msgs, loc, maxLen, &images, &files)
+}
+
+// numberedSections is historySections numbering attachments on from
+// *images and *files, which it advances.
+func numberedSections(msgs []stored, loc *time.Location, maxLen int, images, files *int) []string {
 	var out []string
 	var groups [][]line
-	images, files := 0, 0
 	for i, m := range msgs {
-		ls := messageLines(m, loc, &images, &files, maxLen)
+		ls := messageLines(m, loc, images, files, maxLen)
 		if m.Msg.Role == model.RoleTool && i > 0 && msgs[i-1].Msg.Role == model.RoleAssistant && len(groups) > 0 {
 			groups[len(groups)-1] = append(groups[len(groups)-1], ls...)
 			continue

@@ -64,12 +64,14 @@ func observerMultiTaskPrompt(existing string, order []string, hints map[string]T
 // observerMultiHistory is buildMultiThreadObserverHistoryMessage
 // (observer-agent.ts): a user message with a heading, then each
 // thread's messages as observerHistory writes them between
-// <thread id="..."> and </thread> parts, a blank line between threads.
+// <thread id="..."> and </thread> parts, a blank line between threads,
+// attachments numbered across the threads.
 func observerMultiHistory(threads []threadPending, loc *time.Location) model.Message {
 	out := model.Message{Role: model.RoleUser, Content: []model.Part{model.Text("## New Message History to Observe\n\nThe following messages are from " +
 		strconv.Itoa(len(threads)) + " different conversation threads. Each thread is wrapped in a <thread id=\"...\"> tag.\n\n")}}
+	images, files := 0, 0 // numbered across the threads
 	for i, t := range threads {
-		sections := historySections(t.msgs, loc, 0)
+		sections := numberedSections(t.msgs, loc, 0, &images, &files)
 		if len(sections) == 0 {
 			continue
 		}

@@ -154,3 +154,19 @@ func TestMultiThreadAnswerWithoutThreadBlocks(t *testing.T) {
 		t.Error("two threads answered without blocks: no error")
 	}
 }
+
+// Attachments are numbered across the threads of a call, as Mastra's
+// shared counter numbers them.
+func TestMultiThreadHistoryNumbersAttachmentsAcross(t *testing.T) {
+	img := func(name string) stored {
+		return stored{Msg: model.User(model.Text("look"), model.File("https://x.test/"+name, "image/png", name))}
+	}
+	got := observerMultiHistory([]threadPending{{threadID: "a", msgs: []stored{img("one.png")}}, {threadID: "b", msgs: []stored{img("two.png")}}}, time.UTC)
+	var all []string
+	for _, p := range got.Content {
+		all = append(all, p.Text)
+	}
+	if text := strings.Join(all, ""); !strings.Contains(text, "[Image #1: one.png]") || !strings.Contains(text, "[Image #2: two.png]") {
+		t.Errorf("history %q", text)
+	}
+}
