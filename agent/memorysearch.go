@@ -47,7 +47,8 @@ type MemorySearchResult struct {
 	SearchType string `json:"searchType,omitempty"`
 }
 
-// MemorySearchHit is one message found, with the thread it is in and
+// MemorySearchHit is one message found, in Mastra's stored form (a
+// user message, or an assistant turn), with the thread it is in and
 // the messages around it.
 type MemorySearchHit struct {
 	ID      string `json:"id"`
@@ -61,8 +62,9 @@ type MemorySearchHit struct {
 	Context *MemorySearchContext `json:"context,omitempty"`
 }
 
-// MemorySearchContext is the messages just before and just after a hit
-// in its thread, in the order they were said (both non-nil).
+// MemorySearchContext is the messages (user messages and turns, as
+// hits are) just before and just after a hit in its thread, in the
+// order they were said (both non-nil).
 type MemorySearchContext struct {
 	Before []MemorySearchMessage `json:"before"`
 	After  []MemorySearchMessage `json:"after"`
@@ -95,11 +97,19 @@ var errNoMemory = errors.New("agent: memory is not enabled (Config.Memory and Co
 // messages most like q.Query in the recall's scope (TopK, Threshold;
 // with thread scope each with its MessageRange, with resource scope
 // alone). Without semantic recall the query matches nothing: as in
-// Mastra, a "text" search answers the thread's last messages. Tool
-// messages are left out; each hit's Content is its first text part.
-// The hits are sorted newest first and cut at q.Limit; each has its
-// thread's title (its id when untitled) and the messages around it
-// (MessageRange, 2 before and 2 after when it is unset or 0).
+// Mastra, a "text" search answers the thread's last messages.
+//
+// Hits are messages as Mastra stores them, as the memory API lists a
+// thread's messages: each user (or system) message is one, and each
+// turn (a run of the assistant and tool messages gomastra stores for a
+// run's steps) is one assistant message with the id and CreatedAt of
+// its first stored message. A message found stands for its turn, each
+// turn a hit once; a hit's Content is the first text part of the turn
+// ("" when it has none: Mastra's getTextContent). The hits are sorted
+// newest first and cut at q.Limit; each has its thread's title (its id
+// when untitled) and the turns around it in its thread (MessageRange
+// turns, 2 before and 2 after when it is unset or 0; see maxTurnRead
+// for what is read).
 //
 // It fails when the agent has no memory, when the searched thread
 // belongs to another resource, or when storage, the embedder or the
@@ -129,8 +139,7 @@ func (a *Agent) SearchMemory(ctx context.Context, q MemorySearch) (*MemorySearch
 	if limit <= 0 {
 		limit = DefaultMemorySearchLimit
 	}
-	found = found[:min(limit, len(found))]
-	if res.Results, err = a.searchHits(ctx, sr, found); err != nil {
+	if res.Results, err = a.searchHits(ctx, sr, found, limit); err != nil {
 		return nil, err
 	}
 	res.Count = len(res.Results)
@@ -165,10 +174,9 @@ func (a *Agent) searchedThread(ctx context.Context, q MemorySearch, scope Memory
 }
 
 // searchedMessages is what a search finds in memory: the thread's last
-// messages and those semantic recall finds, without tool messages,
-// newest first (messages of one time in the order they were read: the
-// thread's last ones, then the recalled ones in the order they were
-// said).
+// stored messages and those semantic recall finds, newest first
+// (messages of one time in the order they were read: the thread's last
+// ones, then the recalled ones in the order they were said).
 func (a *Agent) searchedMessages(ctx context.Context, sr *SemanticRecall, q MemorySearch, threadID string) ([]storage.Message, error) {
 	var found []storage.Message
 	if n := a.LastMessages(); n > 0 {
@@ -193,44 +201,85 @@ func (a *Agent) searchedMessages(ctx context.Context, sr *SemanticRecall, q Memo
 		}
 		found = append(found, similar...)
 	}
-	found = slices.DeleteFunc(found, func(m storage.Message) bool { return m.Role == string(model.RoleTool) })
 	slices.SortStableFunc(found, func(x, y storage.Message) int { return y.CreatedAt.Compare(x.CreatedAt) })
 	return found, nil
 }
 
-// searchHits makes the found messages hits: each with its thread's
-// title and the messages around it.
-func (a *Agent) searchHits(ctx context.Context, sr *SemanticRecall, found []storage.Message) ([]MemorySearchHit, error) {
+// searchHits makes the found messages (newest first) hits, at most
+// limit, newest first: each message stands for its turn (foldTurns),
+// each turn once, with its thread's title and the turns around it. As
+// a turn is never newer than its messages, it stops once the next
+// message is no newer than the limit-th hit.
+func (a *Agent) searchHits(ctx context.Context, sr *SemanticRecall, found []storage.Message, limit int) ([]MemorySearchHit, error) {
 	span := searchContextRange(sr)
 	titles := map[string]string{}
-	hits := make([]MemorySearchHit, 0, len(found))
+	seen := map[string]bool{} // the messages of the turns already hits
+	hits := []MemorySearchHit{}
 	for _, m := range found {
+		if len(hits) >= limit && !m.CreatedAt.After(hits[limit-1].CreatedAt.Time) {
+			break
+		}
+		if seen[m.ID] {
+			continue
+		}
+		hit, turn, err := a.searchHit(ctx, m, span)
+		if err != nil {
+			return nil, err
+		}
+		for _, s := range turn {
+			seen[s.ID] = true
+		}
 		title, ok := titles[m.ThreadID]
 		if !ok {
-			var err error
 			if title, err = a.threadTitle(ctx, m.ThreadID); err != nil {
 				return nil, err
 			}
 			titles[m.ThreadID] = title
 		}
-		c, err := a.searchContext(ctx, m, span)
-		if err != nil {
-			return nil, err
-		}
-		hits = append(hits, MemorySearchHit{ID: m.ID, Role: m.Role, Content: firstText(m), CreatedAt: bgtasks.DateOf(m.CreatedAt),
-			ThreadID: m.ThreadID, ThreadTitle: title, Context: c})
+		hit.ThreadTitle = title
+		hits = insertHit(hits, hit)
 	}
-	return hits, nil
+	return hits[:min(limit, len(hits))], nil
 }
 
-// searchContextRange is how many messages before and after a hit its
+// insertHit adds hit to hits (newest first) after those of its time.
+func insertHit(hits []MemorySearchHit, hit MemorySearchHit) []MemorySearchHit {
+	i, _ := slices.BinarySearchFunc(hits, hit, func(h, t MemorySearchHit) int {
+		if h.CreatedAt.Before(t.CreatedAt.Time) {
+			return 1
+		}
+		return -1 // (equal times: after the hits already there)
+	})
+	return slices.Insert(hits, i, hit)
+}
+
+// searchHit is the hit of m's turn, with the turns around it as its
+// context, and the turn's messages; m alone without context when it is
+// no longer stored.
+func (a *Agent) searchHit(ctx context.Context, m storage.Message, span MessageRange) (MemorySearchHit, []storage.Message, error) {
+	turns, at, err := a.turnWindow(ctx, m.ThreadID, m.ID, span)
+	if err != nil {
+		return MemorySearchHit{}, nil, err
+	}
+	turn := []storage.Message{m}
+	var c *MemorySearchContext
+	if at >= 0 {
+		turn = turns[at]
+		c = &MemorySearchContext{Before: searchMessages(turns[max(0, at-span.Before):at]),
+			After: searchMessages(turns[at+1 : min(len(turns), at+1+span.After)])}
+	}
+	sm := searchMessage(turn)
+	return MemorySearchHit{ID: sm.ID, Role: sm.Role, Content: sm.Content, CreatedAt: sm.CreatedAt, ThreadID: m.ThreadID, Context: c}, turn, nil
+}
+
+// searchContextRange is how many turns before and after a hit its
 // context holds: the recall's MessageRange, each side 2 when unset or 0
-// (Mastra's route's `|| 2`).
+// (Mastra's route's `|| 2`), none when negative.
 func searchContextRange(sr *SemanticRecall) MessageRange {
 	span := MessageRange{Before: 2, After: 2}
 	if sr != nil && sr.MessageRange != nil {
-		span.Before = cmp.Or(sr.MessageRange.Before, 2)
-		span.After = cmp.Or(sr.MessageRange.After, 2)
+		span.Before = max(0, cmp.Or(sr.MessageRange.Before, 2))
+		span.After = max(0, cmp.Or(sr.MessageRange.After, 2))
 	}
 	return span
 }
@@ -250,39 +299,110 @@ func (a *Agent) threadTitle(ctx context.Context, threadID string) (string, error
 	return th.Title, nil
 }
 
-// searchContext is the messages of m's thread around it, tool messages
-// left out; nil when m is no longer stored.
-func (a *Agent) searchContext(ctx context.Context, m storage.Message, span MessageRange) (*MemorySearchContext, error) {
-	window, at, err := a.messageWindow(ctx, m.ThreadID, m.ID, span)
-	if err != nil || at < 0 {
-		return nil, err
+// maxTurnRead bounds what a search reads around a message: at most this
+// many stored messages on each side of it (or the context's turns plus
+// one, when more). A turn cut by the bound is taken as read: when a
+// turn has more than maxTurnRead steps before the message, the hit (or
+// the context message) is its first step read.
+const maxTurnRead = 256
+
+// turnWindow reads the stored messages of the thread around message id
+// and folds them into turns (foldTurns), enough for span.Before whole
+// turns before id's turn and span.After after it, where the thread has
+// them: it reads span+1 messages each side, and twice as many on a side
+// whose turns the read may have cut, up to maxTurnRead (one
+// ListMessagesAround a read). It returns the turns with the index of
+// id's; none and -1 when id is not a message of the thread. The turns
+// at the window's ends may be cut when the thread goes on past them.
+func (a *Agent) turnWindow(ctx context.Context, threadID, id string, span MessageRange) ([][]storage.Message, int, error) {
+	read := MessageRange{Before: span.Before + 1, After: span.After + 1}
+	for {
+		window, at, err := a.messageWindow(ctx, threadID, id, read)
+		if err != nil || at < 0 {
+			return nil, -1, err
+		}
+		turns := foldTurns(window)
+		ti := slices.IndexFunc(turns, func(t []storage.Message) bool {
+			return slices.ContainsFunc(t, func(m storage.Message) bool { return m.ID == id })
+		})
+		next := read
+		if at == read.Before && ti-1 < span.Before { // (the first turn may be cut)
+			next.Before = min(2*read.Before, max(maxTurnRead, read.Before))
+		}
+		if len(window)-1-at == read.After && len(turns)-2-ti < span.After { // (so may the last)
+			next.After = min(2*read.After, max(maxTurnRead, read.After))
+		}
+		if next == read {
+			return turns, ti, nil
+		}
+		read = next
 	}
-	return &MemorySearchContext{Before: searchMessages(window[:at]), After: searchMessages(window[at+1:])}, nil
 }
 
-// searchMessages is msgs as context messages, tool messages left out
-// (never nil).
-func searchMessages(msgs []storage.Message) []MemorySearchMessage {
-	out := []MemorySearchMessage{}
-	for _, m := range msgs {
-		if m.Role != string(model.RoleTool) {
-			out = append(out, MemorySearchMessage{ID: m.ID, Role: m.Role, Content: firstText(m), CreatedAt: bgtasks.DateOf(m.CreatedAt)})
+// foldTurns splits a thread's stored messages, in order, into the
+// messages of Mastra's stored form, as its memory API folds them: each
+// user (or system) message alone, and each run of assistant and tool
+// messages (a turn's steps) as one.
+func foldTurns(msgs []storage.Message) [][]storage.Message {
+	var turns [][]storage.Message
+	for i := 0; i < len(msgs); {
+		j := i + 1
+		if isStep(msgs[i]) {
+			for j < len(msgs) && isStep(msgs[j]) {
+				j++
+			}
+		}
+		turns = append(turns, msgs[i:j])
+		i = j
+	}
+	return turns
+}
+
+// isStep reports whether m is a step of a turn: an assistant or tool
+// message.
+func isStep(m storage.Message) bool {
+	return m.Role == string(model.RoleAssistant) || m.Role == string(model.RoleTool)
+}
+
+// searchMessages is turns as context messages (never nil).
+func searchMessages(turns [][]storage.Message) []MemorySearchMessage {
+	out := make([]MemorySearchMessage, len(turns))
+	for i, t := range turns {
+		out[i] = searchMessage(t)
+	}
+	return out
+}
+
+// searchMessage is a turn (foldTurns) as one message: its first
+// message's id and time, role assistant for a turn's steps, and the
+// text of its first text part ("" when it has none), Mastra's
+// getTextContent of the folded message.
+func searchMessage(turn []storage.Message) MemorySearchMessage {
+	first := turn[0]
+	out := MemorySearchMessage{ID: first.ID, Role: first.Role, CreatedAt: bgtasks.DateOf(first.CreatedAt)}
+	if isStep(first) {
+		out.Role = string(model.RoleAssistant)
+	}
+	for _, m := range turn {
+		if text, ok := firstText(m); ok {
+			out.Content = text
+			break
 		}
 	}
 	return out
 }
 
-// firstText is the text of a stored message's first text part ("" when
-// it has none), Mastra's getTextContent.
-func firstText(m storage.Message) string {
+// firstText is the text of a stored message's first text part, and
+// whether it has one.
+func firstText(m storage.Message) (string, bool) {
 	var msg model.Message
 	if json.Unmarshal(m.Content, &msg) != nil {
-		return ""
+		return "", false
 	}
 	for _, p := range msg.Content {
 		if p.Type == model.MessageText {
-			return p.Text
+			return p.Text, true
 		}
 	}
-	return ""
+	return "", false
 }

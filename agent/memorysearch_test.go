@@ -4,13 +4,16 @@ import (
 	"context"
 	"encoding/json"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/gomastra/mastra/agent"
+	"github.com/gomastra/mastra/model"
 	"github.com/gomastra/mastra/model/mock"
 	"github.com/gomastra/mastra/storage"
 	"github.com/gomastra/mastra/storage/sqlite"
+	"github.com/gomastra/mastra/tools"
 )
 
 // hitLines renders a search's hits one a line: role, content, thread
@@ -182,9 +185,10 @@ func TestSearchMemoryWithoutMemory(t *testing.T) {
 	}
 }
 
-// Tool messages (which Mastra's stored form folds into the assistant's)
-// are neither results nor context.
-func TestSearchMemoryLeavesOutToolMessages(t *testing.T) {
+// Tool messages and a turn's tool-call steps (which Mastra's stored form
+// folds into one assistant message) are neither results nor context of
+// their own: the turn is, with its first text part.
+func TestSearchMemoryFoldsStoredSteps(t *testing.T) {
 	a, st := historyAgent(t, 10)
 	ctx := t.Context()
 	if err := st.SaveThread(ctx, storage.Thread{ID: "t1", ResourceID: "user-1"}); err != nil {
@@ -205,9 +209,9 @@ func TestSearchMemoryLeavesOutToolMessages(t *testing.T) {
 	}
 	res := search(t, a, agent.MemorySearch{Query: "x", ResourceID: "user-1", ThreadID: "t1"})
 	// (saved together, they have one time: they stay in thread order)
-	want := "user: Weather? @t1 [ / ]\n" + "assistant:  @t1 [Weather? / Sunny.]\n" + "assistant: Sunny. @t1 [ / ]\n"
-	if got := hitLines(res); got != want {
-		t.Errorf("hits:\n%s\nwant:\n%s", got, want)
+	want := "user: Weather? @t1 [ / Sunny.]\n" + "assistant: Sunny. @t1 [Weather? / ]\n"
+	if got := hitLines(res); got != want || res.Results[1].ID != "m2" {
+		t.Errorf("hits:\n%s\nwant:\n%s(the turn as m2)", got, want)
 	}
 	for _, h := range res.Results {
 		for _, c := range append(h.Context.Before, h.Context.After...) {
@@ -234,5 +238,142 @@ func TestSearchMemorySkipsMatchesNoLongerStored(t *testing.T) {
 	res := search(t, a, agent.MemorySearch{Query: "My cat is called Tom", ResourceID: "user-1"})
 	if got := hitLines(res); strings.Contains(got, "cat") || len(res.Results) != 2 {
 		t.Errorf("hits:\n%s", got)
+	}
+}
+
+type weatherIn struct {
+	City string `json:"city"`
+}
+
+// toolRunAgent is an agent with memory (its lastMessages, and sr:
+// semantic recall, or none) whose model answers its first run with a tool call, then "Sunny in
+// Paris.", and its later runs with "ok".
+func toolRunAgent(t *testing.T, lastMessages int, sr *agent.SemanticRecall) (*agent.Agent, *sqlite.Store) {
+	t.Helper()
+	st, err := sqlite.Open(context.Background(), sqlite.Memory)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = st.Close() })
+	if sr != nil {
+		sr.Vector = st
+	}
+	weather := tools.New(tools.Config[weatherIn, string]{ID: "weather",
+		Execute: func(tools.Context, weatherIn) (string, error) { return "sun", nil }})
+	m := mock.New(mock.Step{ToolCalls: []mock.ToolCall{{ID: "c1", Name: "weather", Args: `{"city":"Paris"}`}}},
+		mock.Step{Text: "Sunny in Paris."}, mock.Step{Text: "ok"}).RepeatLast()
+	a, err := agent.New(agent.Config{ID: "keeper", Model: m, Storage: st, Tools: tools.Set{"weather": weather},
+		Memory: &agent.MemoryOptions{LastMessages: lastMessages, SemanticRecall: sr}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a, st
+}
+
+// turnIDs are the ids of a thread's messages folded as Mastra stores
+// them (each user message; each turn as its first stored message),
+// with their roles.
+func turnIDs(t *testing.T, st *sqlite.Store, threadID string) []string {
+	t.Helper()
+	msgs, err := st.ListMessages(t.Context(), threadID, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for i, m := range msgs {
+		step := m.Role == string(model.RoleAssistant) || m.Role == string(model.RoleTool)
+		if !step {
+			ids = append(ids, m.Role+" "+m.ID)
+		} else if i == 0 || msgs[i-1].Role == string(model.RoleUser) || msgs[i-1].Role == string(model.RoleSystem) {
+			ids = append(ids, "assistant "+m.ID)
+		}
+	}
+	return ids
+}
+
+// hitIDs are a search's hits as "role id", oldest first.
+func hitIDs(res *agent.MemorySearchResult) []string {
+	var ids []string
+	for _, h := range slices.Backward(res.Results) {
+		ids = append(ids, h.Role+" "+h.ID)
+	}
+	return ids
+}
+
+// A run with a tool call is stored as four messages (user, tool call,
+// tool results, text) but found as Mastra stores it: the user message
+// and one assistant turn with its first message's id and time and its
+// text.
+func TestSearchMemoryToolRunText(t *testing.T) {
+	a, st := toolRunAgent(t, 10, nil)
+	say(t, a, "Weather in Paris?", "t1")
+	want := turnIDs(t, st, "t1")
+	if len(want) != 2 {
+		t.Fatalf("the thread folds into %v", want)
+	}
+	res := search(t, a, agent.MemorySearch{Query: "x", ResourceID: "user-1"})
+	if got := hitIDs(res); !slices.Equal(got, want) {
+		t.Fatalf("hits %v, want %v", got, want)
+	}
+	msgs, _ := st.ListMessages(t.Context(), "t1", 0)
+	turn := res.Results[slices.IndexFunc(res.Results, func(h agent.MemorySearchHit) bool { return h.Role == "assistant" })]
+	if turn.Content != "Sunny in Paris." || !turn.CreatedAt.Equal(msgs[1].CreatedAt) {
+		t.Errorf("the turn's content %q, time %v (want its first message's, %v)", turn.Content, turn.CreatedAt, msgs[1].CreatedAt)
+	}
+	if c := turn.Context; c == nil || contents(c.Before) != "Weather in Paris?" || len(c.After) != 0 {
+		t.Errorf("the turn's context: %+v", c)
+	}
+}
+
+// A recalled message that is a step of a turn (the turn's text, which
+// is what is embedded) is found as its turn.
+func TestSearchMemoryToolRunSemantic(t *testing.T) {
+	a, st := toolRunAgent(t, 10, &agent.SemanticRecall{Embedder: mock.NewEmbedder(64), TopK: 1, Scope: agent.ScopeResource})
+	say(t, a, "Weather in Paris?", "t1")
+	say(t, a, "Hello there", "t2")
+	t1 := turnIDs(t, st, "t1")
+	want := append(t1[1:], turnIDs(t, st, "t2")...)
+	res := search(t, a, agent.MemorySearch{Query: "Sunny in Paris.", ResourceID: "user-1"})
+	if got := hitIDs(res); !slices.Equal(got, want) || res.SearchType != "semantic" {
+		t.Fatalf("%s hits %v, want %v", res.SearchType, got, want)
+	}
+	if got := hitLines(res); !strings.HasSuffix(got, "assistant: Sunny in Paris. @t1 [Weather in Paris? / ]\n") {
+		t.Errorf("hits:\n%s", got)
+	}
+	// in thread scope, older than the last messages, with the matched
+	// message's range: two steps of the turn (one hit), and Thanks
+	a, st = toolRunAgent(t, 2, &agent.SemanticRecall{Embedder: mock.NewEmbedder(64), TopK: 1, Scope: agent.ScopeThread,
+		MessageRange: &agent.MessageRange{Before: 1, After: 1}})
+	for _, text := range []string{"Weather in Paris?", "Thanks", "Bye"} {
+		say(t, a, text, "t1")
+	}
+	res = search(t, a, agent.MemorySearch{Query: "Sunny in Paris.", ResourceID: "user-1", ThreadID: "t1"})
+	ids := turnIDs(t, st, "t1") // Weather, turn, Thanks, ok, Bye, ok
+	if got, want := hitIDs(res), append(ids[1:3:3], ids[4:]...); !slices.Equal(got, want) {
+		t.Errorf("thread scope: hits %v, want %v", got, want)
+	}
+}
+
+// A hit's context counts turns: the messages just before and after it
+// as Mastra stores them, however many steps a turn took.
+func TestSearchMemoryContextCountsTurns(t *testing.T) {
+	a, st := toolRunAgent(t, 10, nil)
+	for _, text := range []string{"Weather in Paris?", "Thanks", "Bye"} {
+		say(t, a, text, "t1")
+	}
+	res := search(t, a, agent.MemorySearch{Query: "x", ResourceID: "user-1"})
+	want := "assistant: ok @t1 [ok, Bye / ]\n" +
+		"user: Bye @t1 [Thanks, ok / ok]\n" +
+		"assistant: ok @t1 [Sunny in Paris., Thanks / Bye, ok]\n" +
+		"user: Thanks @t1 [Weather in Paris?, Sunny in Paris. / ok, Bye]\n" +
+		"assistant: Sunny in Paris. @t1 [Weather in Paris? / Thanks, ok]\n" +
+		"user: Weather in Paris? @t1 [ / Sunny in Paris., Thanks]\n"
+	if got := hitLines(res); got != want {
+		t.Errorf("hits:\n%s\nwant:\n%s", got, want)
+	}
+	ids := turnIDs(t, st, "t1")
+	thanks := res.Results[3].Context
+	if got := []string{thanks.Before[1].Role + " " + thanks.Before[1].ID}; !slices.Equal(got, ids[1:2]) {
+		t.Errorf("the turn before Thanks is %v, want %v", got, ids[1:2])
 	}
 }

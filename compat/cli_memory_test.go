@@ -20,9 +20,7 @@ const memoryHost = "http://127.0.0.1:4700"
 // makes differ from real Mastra's, with the reason (the server's, not the
 // CLI's). The gate still runs them, in their place, and fails when one
 // comes out the same: then its entry is stale and must go.
-var memoryCLIDifferences = map[string]string{
-	"memory-search": "the Go agent's SearchMemory lists a run's tool-call step as a message of its own (3 results; Mastra stores the turn as one message and answers 2)",
-}
+var memoryCLIDifferences = map[string]string{}
 
 // caseKind tells what a captured case asked of the server: nothing but
 // the route catalogue (none: no request, or only --schema's read of it),

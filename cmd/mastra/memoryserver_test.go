@@ -26,9 +26,7 @@ import (
 // differently from real Mastra (the same list as compat's
 // memoryCLIDifferences): TestMemoryCommandsAgainstGoServer runs them and
 // fails when one comes out the same, so that a stale entry goes.
-var memoryServerDifferences = map[string]string{
-	"memory-search": "the Go agent's SearchMemory lists a run's tool-call step as a message of its own (3 results; Mastra stores the turn as one message: 2)",
-}
+var memoryServerDifferences = map[string]string{}
 
 type addInput struct {
 	A int `json:"a"`
