@@ -161,30 +161,16 @@ func (p *Processor) callMultiObserver(ctx context.Context, existing string, hint
 		order[i] = t.threadID
 		asked[t.threadID] = true
 	}
-	req := &model.Request{
-		Messages: []model.Message{
-			model.System(observerMultiSystemPrompt),
-			model.UserText(observerMultiTaskPrompt(existing, order, hints)),
-			observerMultiHistory(batch, p.cfg.Location),
-		},
-		Settings:        model.CallSettings{Temperature: ptr(0.3), MaxOutputTokens: ptr(100_000)},
-		ProviderOptions: thinking(215),
-	}
-	resp, err := model.Collect(ctx, p.cfg.Model, req)
-	if err == nil && degenerate(resp.Text) {
-		resp, err = model.Collect(ctx, p.cfg.Model, req)
-		if err == nil && degenerate(resp.Text) {
-			return nil, fmt.Errorf("observational memory: the multi-thread observer repeated itself (a degenerate answer) twice, so %d threads stay unobserved: %q", len(batch), clip(resp.Text, 200))
-		}
-	}
+	text, err := p.askObserver(ctx, observerMultiSystemPrompt, observerMultiTaskPrompt(existing, order, hints),
+		observerMultiHistory(batch, p.cfg.Location), "the multi-thread observer", fmt.Sprintf("%d threads", len(batch)))
 	if err != nil {
-		return nil, fmt.Errorf("observational memory: observer: %w", err)
+		return nil, err
 	}
-	threads := parseMultiObserverOutput(resp.Text)
+	threads := parseMultiObserverOutput(text)
 	if len(threads) == 0 && len(batch) == 1 {
 		// One thread answered without <thread> blocks: read as the
 		// single-thread observer's answer (Mastra drops the messages).
-		threads = map[string]parsed{batch[0].threadID: parseObserverOutput(resp.Text)}
+		threads = map[string]parsed{batch[0].threadID: parseObserverOutput(text)}
 	}
 	out := map[string]parsed{}
 	for id, r := range threads {
@@ -193,7 +179,7 @@ func (p *Processor) callMultiObserver(ctx context.Context, existing string, hint
 		}
 	}
 	if len(out) == 0 {
-		return nil, fmt.Errorf("observational memory: the multi-thread observer's answer holds no thread's observations, so %d threads stay unobserved: %q", len(batch), clip(resp.Text, 200))
+		return nil, fmt.Errorf("observational memory: the multi-thread observer's answer holds no thread's observations, so %d threads stay unobserved: %q", len(batch), clip(text, 200))
 	}
 	return out, nil
 }

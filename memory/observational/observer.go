@@ -13,31 +13,40 @@ import (
 // callObserver has the observer compress pending, given the existing
 // observations and the thread's hints.
 func (p *Processor) callObserver(ctx context.Context, existing string, hints ThreadHints, pending []stored) (parsed, error) {
+	text, err := p.askObserver(ctx, observerSystemPrompt, observerTaskPrompt(existing, hints.CurrentTask, hints.SuggestedResponse),
+		observerHistory(pending, p.cfg.Location), "the observer", fmt.Sprintf("%d messages", len(pending)))
+	if err != nil {
+		return parsed{}, err
+	}
+	out := parseObserverOutput(text)
+	if strings.TrimSpace(out.Observations) == "" {
+		return parsed{}, fmt.Errorf("observational memory: the observer's answer holds no observations (no <observations> block and no list item), so %d messages stay unobserved: %q", len(pending), clip(text, 200))
+	}
+	return out, nil
+}
+
+// askObserver asks the observer model as Mastra's observer calls do
+// (temperature 0.3, up to 100,000 output tokens, a thinking budget of
+// 215) and returns its answer's text. An answer that repeats itself is
+// asked for once more, as Mastra retries it; a second one is an error
+// naming who was asked and what (lost) stays unobserved.
+func (p *Processor) askObserver(ctx context.Context, system, task string, history model.Message, who, lost string) (string, error) {
 	req := &model.Request{
-		Messages: []model.Message{
-			model.System(observerSystemPrompt),
-			model.UserText(observerTaskPrompt(existing, hints.CurrentTask, hints.SuggestedResponse)),
-			observerHistory(pending, p.cfg.Location),
-		},
+		Messages:        []model.Message{model.System(system), model.UserText(task), history},
 		Settings:        model.CallSettings{Temperature: ptr(0.3), MaxOutputTokens: ptr(100_000)},
 		ProviderOptions: thinking(215),
 	}
-	resp, err := model.Collect(ctx, p.cfg.Model, req)
-	if err == nil && degenerate(resp.Text) {
-		// Mastra retries a looping answer once.
-		resp, err = model.Collect(ctx, p.cfg.Model, req)
-		if err == nil && degenerate(resp.Text) {
-			return parsed{}, fmt.Errorf("observational memory: the observer repeated itself (a degenerate answer) twice, so %d messages stay unobserved: %q", len(pending), clip(resp.Text, 200))
+	for try := 0; ; try++ {
+		resp, err := model.Collect(ctx, p.cfg.Model, req)
+		switch {
+		case err != nil:
+			return "", fmt.Errorf("observational memory: observer: %w", err)
+		case !degenerate(resp.Text):
+			return resp.Text, nil
+		case try == 1:
+			return "", fmt.Errorf("observational memory: %s repeated itself (a degenerate answer) twice, so %s stay unobserved: %q", who, lost, clip(resp.Text, 200))
 		}
 	}
-	if err != nil {
-		return parsed{}, fmt.Errorf("observational memory: observer: %w", err)
-	}
-	out := parseObserverOutput(resp.Text)
-	if strings.TrimSpace(out.Observations) == "" {
-		return parsed{}, fmt.Errorf("observational memory: the observer's answer holds no observations (no <observations> block and no list item), so %d messages stay unobserved: %q", len(pending), clip(resp.Text, 200))
-	}
-	return out, nil
 }
 
 // observe has the observer compress pending, messages of threadID, into
