@@ -133,42 +133,16 @@ func TestStepAtReflectionThresholdWaits(t *testing.T) {
 	release := make(chan struct{})
 	r := newRoles(release)
 	om := newOM(t, reflConfig(observational.Config{Model: r, Storage: st}))
-	waiting := make(chan struct{}, 1)
-	observational.SetWaiting(om, func(string) {
-		select {
-		case waiting <- struct{}{}:
-		default:
-		}
-	})
 	actor := mock.New(mock.Step{Text: "ok"}).RepeatLast()
 	a := newAgent(t, st, actor, om)
 	mem := agent.WithMemory("thread-1", "user-1")
 	if _, err := a.Generate(ctx, long, mem); err != nil {
 		t.Fatal(err)
 	}
-	done := make(chan error, 1)
-	go func() {
+	holdAtThreshold(t, om, actor, release, "the buffered reflection", func() error {
 		_, err := a.Generate(ctx, long, mem)
-		done <- err
-	}()
-	select {
-	case <-waiting:
-	case err := <-done:
-		close(release)
-		t.Fatalf("the step at the threshold returned (err %v) without waiting for the buffered reflection", err)
-	}
-	select {
-	case err := <-done:
-		t.Fatalf("the step returned (err %v) while waiting", err)
-	default:
-	}
-	if n := len(actor.Calls()); n != 1 {
-		t.Fatalf("the model was called %d times before the reflection ended, want 1", n)
-	}
-	close(release)
-	if err := <-done; err != nil {
-		t.Fatal(err)
-	}
+		return err
+	})
 	if _, reflects := r.counts(); reflects != 1 {
 		t.Errorf("%d reflector calls, want 1", reflects)
 	}

@@ -40,42 +40,16 @@ func TestStepAtThresholdWaitsForBufferInFlight(t *testing.T) {
 	release := make(chan struct{})
 	observer, calls := firstBlocks(release)
 	om := newOM(t, observational.Config{Model: observer, MessageTokens: 1000, BufferTokens: 0.2, Storage: st})
-	waiting := make(chan struct{}, 1)
-	observational.SetWaiting(om, func(string) {
-		select {
-		case waiting <- struct{}{}:
-		default:
-		}
-	})
 	actor := mock.New(mock.Step{Text: "ok"}).RepeatLast()
 	a := newAgent(t, st, actor, om)
 	mem := agent.WithMemory("thread-1", "user-1")
 	if _, err := a.Generate(ctx, sized("alpha", 300), mem); err != nil {
 		t.Fatal(err) // returns with alpha's buffered observation in flight
 	}
-	done := make(chan error, 1)
-	go func() {
+	holdAtThreshold(t, om, actor, release, "the buffered observation", func() error {
 		_, err := a.Generate(ctx, sized("beta", 800), mem)
-		done <- err
-	}()
-	select {
-	case <-waiting:
-	case err := <-done:
-		close(release)
-		t.Fatalf("the step at the threshold returned (err %v) without waiting for the buffered observation", err)
-	}
-	select {
-	case err := <-done:
-		t.Fatalf("the step returned (err %v) while waiting", err)
-	default:
-	}
-	if n := len(actor.Calls()); n != 1 {
-		t.Fatalf("the model was called %d times before the buffered observation ended, want 1 (the first run)", n)
-	}
-	close(release)
-	if err := <-done; err != nil {
-		t.Fatal(err)
-	}
+		return err
+	})
 	if n := calls(); n != 1 {
 		t.Errorf("%d observer calls, want the buffered one only", n)
 	}
@@ -90,5 +64,42 @@ func TestStepAtThresholdWaitsForBufferInFlight(t *testing.T) {
 	// The chunk holds alpha; the first answer and beta stay unobserved.
 	if len(rec.ObservedMessageIDs) != 1 || len(rec.BufferedObservationChunks) != 0 {
 		t.Errorf("record after activation: observed %v, %d chunks", rec.ObservedMessageIDs, len(rec.BufferedObservationChunks))
+	}
+}
+
+// holdAtThreshold runs step, a generate whose step reaches a threshold
+// while what (buffered in the background, blocked until release is
+// closed) is in flight, and checks that the step waits for it: it
+// reaches om's wait, has not returned and has not called actor again
+// (actor ran once before) until release is closed; then it must end
+// without error.
+func holdAtThreshold(t *testing.T, om *observational.Processor, actor *mock.Model, release chan struct{}, what string, step func() error) {
+	t.Helper()
+	waiting := make(chan struct{}, 1)
+	observational.SetWaiting(om, func(string) {
+		select {
+		case waiting <- struct{}{}:
+		default:
+		}
+	})
+	done := make(chan error, 1)
+	go func() { done <- step() }()
+	select {
+	case <-waiting:
+	case err := <-done:
+		close(release)
+		t.Fatalf("the step at the threshold returned (err %v) without waiting for %s", err, what)
+	}
+	select {
+	case err := <-done:
+		t.Fatalf("the step returned (err %v) while waiting", err)
+	default:
+	}
+	if n := len(actor.Calls()); n != 1 {
+		t.Fatalf("the model was called %d times before %s ended, want 1 (the first run)", n, what)
+	}
+	close(release)
+	if err := <-done; err != nil {
+		t.Fatal(err)
 	}
 }
