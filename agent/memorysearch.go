@@ -206,7 +206,7 @@ func (a *Agent) searchedMessages(ctx context.Context, sr *SemanticRecall, q Memo
 }
 
 // searchHits makes the found messages (newest first) hits, at most
-// limit, newest first: each message stands for its turn (foldTurns),
+// limit, newest first: each message stands for its turn (FoldTurns),
 // each turn once, with its thread's title and the turns around it. As
 // a turn is never newer than its messages, it stops once the next
 // message is no newer than the limit-th hit.
@@ -299,71 +299,6 @@ func (a *Agent) threadTitle(ctx context.Context, threadID string) (string, error
 	return th.Title, nil
 }
 
-// maxTurnRead bounds what a search reads around a message: at most this
-// many stored messages on each side of it (or the context's turns plus
-// one, when more). A turn cut by the bound is taken as read: when a
-// turn has more than maxTurnRead steps before the message, the hit (or
-// the context message) is its first step read.
-const maxTurnRead = 256
-
-// turnWindow reads the stored messages of the thread around message id
-// and folds them into turns (foldTurns), enough for span.Before whole
-// turns before id's turn and span.After after it, where the thread has
-// them: it reads span+1 messages each side, and twice as many on a side
-// whose turns the read may have cut, up to maxTurnRead (one
-// ListMessagesAround a read). It returns the turns with the index of
-// id's; none and -1 when id is not a message of the thread. The turns
-// at the window's ends may be cut when the thread goes on past them.
-func (a *Agent) turnWindow(ctx context.Context, threadID, id string, span MessageRange) ([][]storage.Message, int, error) {
-	read := MessageRange{Before: span.Before + 1, After: span.After + 1}
-	for {
-		window, at, err := a.messageWindow(ctx, threadID, id, read)
-		if err != nil || at < 0 {
-			return nil, -1, err
-		}
-		turns := foldTurns(window)
-		ti := slices.IndexFunc(turns, func(t []storage.Message) bool {
-			return slices.ContainsFunc(t, func(m storage.Message) bool { return m.ID == id })
-		})
-		next := read
-		if at == read.Before && ti-1 < span.Before { // (the first turn may be cut)
-			next.Before = min(2*read.Before, max(maxTurnRead, read.Before))
-		}
-		if len(window)-1-at == read.After && len(turns)-2-ti < span.After { // (so may the last)
-			next.After = min(2*read.After, max(maxTurnRead, read.After))
-		}
-		if next == read {
-			return turns, ti, nil
-		}
-		read = next
-	}
-}
-
-// foldTurns splits a thread's stored messages, in order, into the
-// messages of Mastra's stored form, as its memory API folds them: each
-// user (or system) message alone, and each run of assistant and tool
-// messages (a turn's steps) as one.
-func foldTurns(msgs []storage.Message) [][]storage.Message {
-	var turns [][]storage.Message
-	for i := 0; i < len(msgs); {
-		j := i + 1
-		if isStep(msgs[i]) {
-			for j < len(msgs) && isStep(msgs[j]) {
-				j++
-			}
-		}
-		turns = append(turns, msgs[i:j])
-		i = j
-	}
-	return turns
-}
-
-// isStep reports whether m is a step of a turn: an assistant or tool
-// message.
-func isStep(m storage.Message) bool {
-	return m.Role == string(model.RoleAssistant) || m.Role == string(model.RoleTool)
-}
-
 // searchMessages is turns as context messages (never nil).
 func searchMessages(turns [][]storage.Message) []MemorySearchMessage {
 	out := make([]MemorySearchMessage, len(turns))
@@ -373,7 +308,7 @@ func searchMessages(turns [][]storage.Message) []MemorySearchMessage {
 	return out
 }
 
-// searchMessage is a turn (foldTurns) as one message: its first
+// searchMessage is a turn (FoldTurns) as one message: its first
 // message's id and time, role assistant for a turn's steps, and the
 // text of its first text part ("" when it has none), Mastra's
 // getTextContent of the folded message.

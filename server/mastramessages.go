@@ -105,28 +105,21 @@ func stepModel(r *http.Request, a *agent.Agent) modelName {
 }
 
 // mastraMessages folds a thread's stored messages, in order, into
-// Mastra's stored format: each user (or system) message on its own, and
-// each run of assistant and tool messages between them as one assistant
-// message with the id and time of its first.
+// Mastra's stored format (agent.FoldTurns): each user (or system)
+// message on its own, and each turn's assistant and tool messages as one
+// assistant message with the id and time of its first.
 func mastraMessages(stored []storage.Message, m modelName) ([]json.RawMessage, error) {
 	var out []json.RawMessage
-	for i := 0; i < len(stored); {
-		j := i + 1
-		if stored[i].Role == string(model.RoleAssistant) || stored[i].Role == string(model.RoleTool) {
-			for j < len(stored) && (stored[j].Role == string(model.RoleAssistant) || stored[j].Role == string(model.RoleTool)) {
-				j++
-			}
-		}
-		msg, err := foldTurn(stored[i:j], m)
+	for _, turn := range agent.FoldTurns(stored) {
+		msg, err := foldTurn(turn, m)
 		if err != nil {
 			return nil, err
 		}
 		b, err := wire.Marshal(msg)
 		if err != nil {
-			return nil, fmt.Errorf("memory: encoding message %s: %w", stored[i].ID, err)
+			return nil, fmt.Errorf("memory: encoding message %s: %w", turn[0].ID, err)
 		}
 		out = append(out, b)
-		i = j
 	}
 	return out, nil
 }
