@@ -16,7 +16,8 @@ import (
 // driver calls with the row's blob as a view of SQLite's memory, and
 // which offers it to the query's vector.TopK. Offer reads the vector in
 // place and copies only what it keeps (the best K rows' ids and
-// metadata), so a scan allocates nothing per row.
+// metadata), so a scan copies no vector: what it allocates per row is
+// the driver's few boxed arguments.
 const offerFunc = "mastra_vector_offer"
 
 // offerQuery is the scan of the rows that match (after index_name = ?2,
