@@ -53,6 +53,9 @@ func (s *sharedServer) launch() error {
 	if err != nil {
 		return err
 	}
+	// The binary (200 MB) goes with its folder once started: a running
+	// program's file may be unlinked, and nothing is left in the temp dir.
+	defer os.RemoveAll(dir)
 	bin := filepath.Join(dir, "devserver")
 	build := exec.Command("go", "build", "-tags", "devserver", "-o", bin, "github.com/gomastra/mastra/temporal/internal/devserver")
 	build.Env = append(os.Environ(), "GOFLAGS=-buildvcs=false")
