@@ -44,21 +44,7 @@ func TestMultiThreadHistoryIsMastras(t *testing.T) {
 		{threadID: "t2", msgs: []stored{{ID: "b1", CreatedAt: at("2026-01-03T09:30:00Z"), Msg: model.UserText("And coffee?")}}},
 	}
 	got := observerMultiHistory(threads, time.UTC)
-	var want struct {
-		Role    string
-		Content []struct{ Type, Text string }
-	}
-	if err := json.Unmarshal([]byte(readTestdata(t, "observer-history-multi.json")), &want); err != nil {
-		t.Fatal(err)
-	}
-	if string(got.Role) != want.Role || len(got.Content) != len(want.Content) {
-		t.Fatalf("got %d parts (%s), want %d (%s): %+v", len(got.Content), got.Role, len(want.Content), want.Role, got.Content)
-	}
-	for i, p := range want.Content {
-		if got.Content[i].Type != p.Type || got.Content[i].Text != p.Text {
-			t.Errorf("part %d: got %q, want %q", i, got.Content[i].Text, p.Text)
-		}
-	}
+	wantMessageParts(t, got, "observer-history-multi.json")
 }
 
 func TestMultiThreadParsingIsMastras(t *testing.T) {

@@ -59,21 +59,7 @@ func TestObserverHistoryIsMastras(t *testing.T) {
 		{ID: "m3", CreatedAt: at("2026-01-03T09:30:00Z"), Msg: model.UserText("And coffee?")},
 	}
 	got := observerHistory(msgs, time.UTC)
-	var want struct {
-		Role    string
-		Content []struct{ Type, Text string }
-	}
-	if err := json.Unmarshal([]byte(readTestdata(t, "observer-history.json")), &want); err != nil {
-		t.Fatal(err)
-	}
-	if string(got.Role) != want.Role || len(got.Content) != len(want.Content) {
-		t.Fatalf("got %d parts (%s), want %d (%s): %+v", len(got.Content), got.Role, len(want.Content), want.Role, got.Content)
-	}
-	for i, p := range want.Content {
-		if got.Content[i].Type != p.Type || got.Content[i].Text != p.Text {
-			t.Errorf("part %d: got %q, want %q", i, got.Content[i].Text, p.Text)
-		}
-	}
+	wantMessageParts(t, got, "observer-history.json")
 }
 
 func TestObserverHistoryTimes(t *testing.T) {
@@ -348,6 +334,27 @@ func TestAttachmentPlaceholdersAreMastras(t *testing.T) {
 	for i, w := range want {
 		if got.Content[i].Text != w {
 			t.Errorf("part %d:\n got %q\nwant %q", i, got.Content[i].Text, w)
+		}
+	}
+}
+
+// wantMessageParts checks got's role and text parts against the message
+// captured from Mastra in testdata/name.
+func wantMessageParts(t *testing.T, got model.Message, name string) {
+	t.Helper()
+	var want struct {
+		Role    string
+		Content []struct{ Type, Text string }
+	}
+	if err := json.Unmarshal([]byte(readTestdata(t, name)), &want); err != nil {
+		t.Fatal(err)
+	}
+	if string(got.Role) != want.Role || len(got.Content) != len(want.Content) {
+		t.Fatalf("got %d parts (%s), want %d (%s): %+v", len(got.Content), got.Role, len(want.Content), want.Role, got.Content)
+	}
+	for i, p := range want.Content {
+		if got.Content[i].Type != p.Type || got.Content[i].Text != p.Text {
+			t.Errorf("part %d: got %q, want %q", i, got.Content[i].Text, p.Text)
 		}
 	}
 }
