@@ -53,7 +53,13 @@ func (a *Agent) memoryOn(o runOptions) bool {
 
 // memoryWrites reports whether a run of options o may write its memory.
 func (a *Agent) memoryWrites(o runOptions) bool {
-	return a.memoryOn(o) && !a.cfg.Memory.ReadOnly && !o.readOnly
+	return a.memoryOn(o) && !a.memoryReadOnly(o)
+}
+
+// memoryReadOnly reports whether a run of options o was asked not to
+// write its memory (MemoryOptions.ReadOnly, WithMemoryReadOnly).
+func (a *Agent) memoryReadOnly(o runOptions) bool {
+	return o.readOnly || (a.cfg.Memory != nil && a.cfg.Memory.ReadOnly)
 }
 
 // remember starts a run's memory: the thread is created if need be and

@@ -127,15 +127,10 @@ func (r *run) resolveTools() error {
 	return r.kit.offerList(in.Tools)
 }
 
-// readOnly reports whether the run was asked not to write its memory.
-func (r *run) readOnly() bool {
-	return r.opts.readOnly || (r.agent.cfg.Memory != nil && r.agent.cfg.Memory.ReadOnly)
-}
-
 func (r *run) stepInput(step int, messages []model.Message) *StepInput {
 	in := &StepInput{
 		StepNumber: step, Messages: append([]model.Message(nil), messages...), RequestContext: r.opts.requestContext,
-		ThreadID: r.opts.threadID, ResourceID: r.opts.resourceID, ReadOnly: r.readOnly(),
+		ThreadID: r.opts.threadID, ResourceID: r.opts.resourceID, ReadOnly: r.agent.memoryReadOnly(r.opts),
 	}
 	if re, ok := r.engine.(ReplayingEngine); ok {
 		in.record = re.Record
