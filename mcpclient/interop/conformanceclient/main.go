@@ -40,17 +40,27 @@ var toolArgs = map[string]string{
 	"add_numbers": `{"a":5,"b":3}`,
 }
 
+// scenarioSetups adjust the client's configuration for a scenario before it
+// connects (OAuth, elicitation answers); the other files of this command
+// add to it from init functions.
+var scenarioSetups []func(scenario string, cfg *mcpclient.Config, server *mcpclient.ServerConfig) error
+
 // run connects, lists the server's tools and, except for the initialize
 // scenario, calls each of them once.
 func run(ctx context.Context, scenario, url string) error {
-	c, err := mcpclient.New(mcpclient.Config{
+	server := mcpclient.ServerConfig{URL: url, HTTPClient: loopbackOnly(), ConnectTimeout: 10 * time.Second}
+	cfg := mcpclient.Config{
 		ID:      "gomastra-conformance",
 		Timeout: 20 * time.Second,
 		Logger:  slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug})),
-		Servers: map[string]mcpclient.ServerConfig{
-			"server": {URL: url, HTTPClient: loopbackOnly(), ConnectTimeout: 10 * time.Second},
-		},
-	})
+	}
+	for _, setup := range scenarioSetups {
+		if err := setup(scenario, &cfg, &server); err != nil {
+			return err
+		}
+	}
+	cfg.Servers = map[string]mcpclient.ServerConfig{"server": server}
+	c, err := mcpclient.New(cfg)
 	if err != nil {
 		return err
 	}
