@@ -93,6 +93,11 @@ type Route struct {
 	// one JSON object {method, path, responseType, …} as Mastra's
 	// catalogue describes the route, its path relative to the API prefix.
 	Schema json.RawMessage
+	// Public serves the route without Options.Auth and BearerToken: for
+	// routes that are public or authenticate their own requests (an
+	// OAuth-protected MCP transport and its protected resource metadata,
+	// see package mcpserver).
+	Public bool
 }
 
 // Server is an http.Handler serving Mastra's HTTP API over a registry:
@@ -123,6 +128,8 @@ type Server struct {
 	bgClosed bool
 
 	runs *runRegistry
+	// public are the ServeMux patterns of Public routes.
+	public map[string]bool
 	// schema is GET /system/api-schema's answer.
 	schema []byte
 }
@@ -235,6 +242,12 @@ func (s *Server) routes() {
 	})
 	for _, rt := range s.opts.Routes {
 		s.mux.Handle(rt.Method+" "+rt.Path, rt.Handler)
+		if rt.Public {
+			if s.public == nil {
+				s.public = map[string]bool{}
+			}
+			s.public[rt.Method+" "+rt.Path] = true
+		}
 	}
 	s.mux.HandleFunc("GET /health", func(w http.ResponseWriter, _ *http.Request) {
 		wire.WriteJSON(w, http.StatusOK, []byte(`{"success":true}`))
@@ -292,7 +305,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// browser clients fail against it).
 	mcp := strings.HasPrefix(r.URL.Path, s.prefix+"/mcp/") && strings.HasSuffix(r.URL.Path, "/mcp")
 	if mcp {
-		h.Set("Access-Control-Expose-Headers", "Content-Length,X-Requested-With,Mcp-Session-Id")
+		h.Set("Access-Control-Expose-Headers", "Content-Length,X-Requested-With,Mcp-Session-Id,WWW-Authenticate")
 	} else {
 		h.Set("Access-Control-Expose-Headers", "Content-Length,X-Requested-With")
 	}
@@ -317,7 +330,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if s.opts.BearerToken != "" || s.opts.Auth != nil {
-		if !(r.Method == http.MethodGet && r.URL.Path == "/health") {
+		if !(r.Method == http.MethodGet && r.URL.Path == "/health") && !s.isPublic(r) {
 			res, ok := s.authenticate(r)
 			if !ok {
 				wire.WriteJSON(rw, http.StatusUnauthorized, []byte(`{"error":"Unauthorized"}`))
@@ -337,6 +350,15 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.mux.ServeHTTP(rw, r)
+}
+
+// isPublic tells whether r goes to a Public route.
+func (s *Server) isPublic(r *http.Request) bool {
+	if len(s.public) == 0 {
+		return false
+	}
+	_, pattern := s.mux.Handler(r)
+	return s.public[pattern]
 }
 
 // servesStudio tells whether r is the studio's: a GET or HEAD outside
