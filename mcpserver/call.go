@@ -83,6 +83,17 @@ func (s *Server) callTool(ctx context.Context, req *mcp.CallToolRequest, e *expo
 			return s.toCallToolResult(e, res), nil
 		}
 		round++
+		// An answer the client sent with the call, before being asked (suspend.go).
+		if answer := presuppliedAnswer(req, cont, round, res.Suspension.Payload); answer != nil {
+			if answer.Action != "accept" {
+				return declined(e.name, answer.Action), nil
+			}
+			if resumeData, err = contentJSON(answer.Content); err != nil {
+				return nil, err
+			}
+			suspendPayload = res.Suspension.Payload
+			continue
+		}
 		q := s.inputQuestion(e, res.Suspension)
 		if caps := req.ClientCapabilities(); caps == nil || caps.Elicitation == nil {
 			return &mcp.CallToolResult{IsError: true, Content: textContent(fmt.Sprintf(

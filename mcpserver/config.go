@@ -82,6 +82,26 @@ type Config struct {
 
 	// HTTP configures HTTPHandler and the routes.
 	HTTP HTTPOptions
+
+	// Resources, Prompts and Complete: resources (static and
+	// templates, with subscriptions), prompts and completions, Mastra's
+	// `resources` and `prompts` options (resources.go, prompts.go,
+	// completion.go). Each declares its capability when set.
+	Resources *Resources
+	Prompts   *Prompts
+	// Complete suggests values for prompt arguments and resource
+	// template variables (completion/complete).
+	Complete CompleteFunc
+
+	// OAuth, when set, makes the HTTP transport an OAuth protected
+	// resource: bearer tokens checked by OAuth.ValidateToken, 401 answers
+	// naming the protected resource metadata, which Routes serves (see
+	// OAuthOptions). Mastra's MCPServerOAuthConfig. Stdio is unaffected.
+	OAuth *OAuthOptions
+
+	// Tasks runs the calls of the tools it names as MCP tasks (answered
+	// with a task id at once, polled with tasks/get): Mastra's MCP tasks.
+	Tasks TasksOptions
 }
 
 // Order lists keys in the order tools are exposed.
@@ -115,6 +135,19 @@ type HTTPOptions struct {
 	// (a request reaching a loopback address with a non-loopback Host is
 	// refused 403). Leave it on unless a proxy rewrites Host.
 	DisableLocalhostProtection bool
+
+	// AllowedHosts, when set, are the only Host header values the
+	// transport serves: "name" allows that name on any port,
+	// "name:port" that port only. Other requests are answered 403 with
+	// a JSON-RPC error. The TypeScript SDK transport's allowedHosts
+	// (with enableDnsRebindingProtection), which Mastra's MCPServer
+	// passes through.
+	AllowedHosts []string
+	// AllowedOrigins, when set, are the only Origin header values
+	// ("https://app.example.com") the transport serves; requests
+	// without an Origin (not from a browser) are not affected. Others
+	// are answered 403 with a JSON-RPC error.
+	AllowedOrigins []string
 }
 
 // defaultSessionTimeout closes idle HTTP sessions.

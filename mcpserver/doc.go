@@ -46,6 +46,29 @@
 // result, never a hang. Tools reach the MCP request (logging, progress,
 // metadata) with RequestFrom.
 //
+// # Tasks
+//
+// Tools named in Config.Tasks run as MCP tasks (the
+// io.modelcontextprotocol/tasks extension) for clients that declare it: the
+// call is answered at once with a task id while the tool runs in the
+// background, and tasks/get, tasks/update and tasks/cancel follow it; see
+// TasksOptions. Tasks are kept in memory, per caller, bounded by TTL and
+// MaxTasks.
+//
+// # Resources, prompts and completions
+//
+// Config.Resources (List, Templates, Read), Config.Prompts (List,
+// Messages, ResumeSchema) and Config.Complete are Mastra's resources and
+// prompts options and the completion utility, on the SDK's resources,
+// templates, subscriptions, prompts and completion handler. Lists are
+// read when the server is built and again by NotifyResourceListChanged and
+// NotifyPromptListChanged, which tell clients; NotifyResourceUpdated tells
+// the clients subscribed to a URI. A prompt may ask the client for input
+// (PromptRequest.Suspend), as a tool does. A suspended tool asks under the
+// key "input" unless its payload names another (Question.InputKey), and a
+// 2026-07-28 client may send the answer with the call. ServeOption takes
+// them with WithResources, WithPrompts and WithCompletions.
+//
 // # Transports
 //
 // ServeStdio/Run (newline-delimited JSON-RPC; a bad line costs one
@@ -53,6 +76,20 @@
 // self-contained requests for protocol 2026-07-28, sessions for older
 // clients), and Routes, which mounts the transport and Mastra's REST routes
 // (/api/mcp/v0/servers, tools, execute) in package server's API.
+//
+// # OAuth and allowed hosts
+//
+// Config.OAuth makes the HTTP transport an OAuth 2.1 protected resource
+// (Mastra's createOAuthMiddleware): bearer tokens are checked by its
+// ValidateToken (IntrospectionValidator asks an RFC 7662 endpoint), a
+// request without a good one is answered 401 with a WWW-Authenticate
+// challenge naming the RFC 9728 protected resource metadata (403
+// insufficient_scope without OAuthOptions.RequiredScopes), and Routes
+// serves that metadata at /.well-known/oauth-protected-resource/api/mcp/
+// <id>/mcp (ProtectedResourceMetadataHandler outside the API server).
+// The token's subject is the tools' mastra__resourceId. HTTPOptions.
+// AllowedHosts and AllowedOrigins refuse (403) requests naming another
+// Host or Origin.
 //
 // # Differences from Mastra
 //
@@ -64,11 +101,14 @@
 //   - A client that declared no elicitation capability is not sent an
 //     input request (an isError result says what the tool needed); Mastra
 //     sends one regardless.
-//   - No resources, prompts or completions (Mastra's optional resources
-//     and prompts options); GET .../resources lists none. No FGA and no
+//   - Resources and prompts are listed when the server is built and when
+//     the app says the list changed (Mastra 2.x lists them per request);
+//     prompts have no versions; resources do not suspend. No FGA and no
 //     tools added or removed at run time.
-//   - Authentication is the API server's; the authenticated resource is
-//     the tools' mastra__resourceId and binds sessions and continuations.
+//   - Authentication is the API server's, or Config.OAuth's (whose
+//     ValidateToken is required: Mastra accepts any token without one);
+//     the authenticated resource is the tools' mastra__resourceId and
+//     binds sessions and continuations.
 //   - Output schemas that are not object schemas are not advertised (their
 //     results are text), so that 2025-era clients, which require object
 //     output schemas, can list the tools.

@@ -14,9 +14,14 @@ import (
 // DELETE ends it), closed after Config.HTTP.SessionTimeout idle, unless
 // Config.HTTP.Stateless. The handler is made once per
 // Server and shares its sessions with every caller; after Close it
-// answers 503. Authentication is the caller's: wrap it (the SDK's
-// auth.RequireBearerToken sets the TokenInfo whose UserID tools see as
-// mastra__resourceId and continuations are bound to).
+// answers 503. With Config.OAuth it requires a bearer token its
+// ValidateToken accepts (401 with WWW-Authenticate naming the protected
+// resource metadata otherwise), and the token's Subject is the user
+// tools see as mastra__resourceId and sessions and continuations are
+// bound to; without it, authentication is the caller's: wrap it (the
+// SDK's auth.RequireBearerToken sets the TokenInfo whose UserID plays
+// that part). HTTPOptions.AllowedHosts and AllowedOrigins are checked
+// first.
 func (s *Server) HTTPHandler() http.Handler {
 	s.httpOnce.Do(func() {
 		o := s.cfg.HTTP
@@ -52,12 +57,13 @@ func (s *Server) HTTPHandler() http.Handler {
 			}
 			sessions.ServeHTTP(w, r)
 		})
+		guarded := s.protect(h) // Config.OAuth, AllowedHosts/Origins (oauth_http.go)
 		s.http = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			if s.closed.Load() {
 				http.Error(w, "MCP server is closed", http.StatusServiceUnavailable)
 				return
 			}
-			h.ServeHTTP(w, r)
+			guarded.ServeHTTP(w, r)
 		})
 	})
 	return s.http

@@ -164,8 +164,8 @@ func (reg *registry) executeTool(w http.ResponseWriter, r *http.Request) {
 func (reg *registry) listResources(w http.ResponseWriter, r *http.Request) {
 	if s := reg.serverOf(w, r); s != nil {
 		writeJSON(w, http.StatusOK, struct {
-			Resources []any `json:"resources"`
-		}{[]any{}})
+			Resources []restResource `json:"resources"`
+		}{s.listedResources()})
 	}
 }
 
@@ -183,7 +183,14 @@ func (reg *registry) readResource(w http.ResponseWriter, r *http.Request) {
 		writeIssues(w, "Invalid request body", []wire.Issue{{Field: "uri", Message: "Invalid input: expected string, received " + zodmsg.TypeOf(raw)}})
 		return
 	}
-	writeError(w, http.StatusNotFound, "Resource '"+uri+"' not found on server '"+s.id+"'")
+	contents, err := s.readForREST(r.Context(), uri)
+	if err != nil {
+		writeRESTError(w, s, uri, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, struct {
+		Contents []restContent `json:"contents"`
+	}{contents})
 }
 
 // readObject reads a JSON object body (empty: {}), answering Mastra's 400

@@ -29,8 +29,8 @@ type RouteOptions struct {
 //	GET    /api/mcp/{serverId}/tools/{toolId}       ToolInfo; 404 when unknown
 //	POST   /api/mcp/{serverId}/tools/{toolId}/execute  {data, requestContext?, resumeData?, suspendPayload?}
 //	                                                → {result} | {status: "suspended", suspendPayload, resumeSchema?}
-//	GET    /api/mcp/{serverId}/resources            {resources: []}
-//	POST   /api/mcp/{serverId}/resources/read       {uri} → 404 (no resources are served)
+//	GET    /api/mcp/{serverId}/resources            {resources: [{uri, name, description?, mimeType?, _meta?}]} (Config.Resources)
+//	POST   /api/mcp/{serverId}/resources/read       {uri} → {contents: [{uri, mimeType?, text | blob}]}; 404 when not served
 //	POST, GET, DELETE /api/mcp/{serverId}/mcp       the streamable HTTP transport (HTTPHandler)
 //
 // Errors are Mastra's {"error": message} with its statuses (an unknown
@@ -38,6 +38,11 @@ type RouteOptions struct {
 // server authenticates before these handlers run; the resource its Auth
 // hook returns becomes the tools' mastra__resourceId, and over the MCP
 // transport (with a bearer token) binds sessions and continuations to it.
+// A server with Config.OAuth checks its own bearer tokens instead: its
+// transport and its protected resource metadata
+// (GET /.well-known/oauth-protected-resource/api/mcp/{id}/mcp, and
+// GET /.well-known/oauth-protected-resource when it is the only one) are
+// served without the API server's Auth and BearerToken.
 // Servers with the same ID: the first wins.
 func Routes(servers ...*Server) []server.Route {
 	return RoutesWith(RouteOptions{}, servers...)
@@ -64,7 +69,7 @@ func RoutesWith(opts RouteOptions, servers ...*Server) []server.Route {
 	route := func(method, path string, h http.HandlerFunc) server.Route {
 		return server.Route{Method: method, Path: base + path, Handler: h, Schema: routeSchema(method, "/mcp"+path)}
 	}
-	return []server.Route{
+	routes := []server.Route{
 		route(http.MethodGet, "/v0/servers", reg.listServers),
 		route(http.MethodGet, "/v0/servers/{id}", reg.getServer),
 		route(http.MethodGet, "/{serverId}/tools", reg.listTools),
@@ -76,6 +81,9 @@ func RoutesWith(opts RouteOptions, servers ...*Server) []server.Route {
 		route(http.MethodGet, "/{serverId}/mcp", reg.transport),
 		route(http.MethodDelete, "/{serverId}/mcp", reg.transport),
 	}
+	// Servers with Config.OAuth: their metadata and self-authenticating
+	// transports (oauth_routes.go).
+	return append(routes, oauthRoutes(base, reg.list, reg.transport)...)
 }
 
 // registry holds the servers the routes serve.
@@ -98,7 +106,7 @@ func (reg *registry) transport(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h := s.HTTPHandler()
-	if res := server.AuthResource(r); res != "" && hasBearer(r) {
+	if res := server.AuthResource(r); res != "" && hasBearer(r) && s.cfg.OAuth == nil {
 		verify := func(context.Context, string, *http.Request) (*auth.TokenInfo, error) {
 			return &auth.TokenInfo{UserID: res}, nil
 		}

@@ -14,14 +14,16 @@ import (
 // SDK's protocol error. A tool the SDK refuses (it panics on, for
 // example, an invalid x-mcp-header annotation) is an error.
 func (s *Server) newSDKServer() (*mcp.Server, error) {
-	srv := mcp.NewServer(&mcp.Implementation{Name: s.cfg.Name, Version: s.cfg.Version}, &mcp.ServerOptions{
+	opts := &mcp.ServerOptions{
 		Instructions: s.cfg.Instructions,
 		Capabilities: &mcp.ServerCapabilities{
 			Tools: &mcp.ToolCapabilities{ListChanged: true},
 			//lint:ignore SA1019 Mastra's server declares logging (tools log with RequestFrom(ctx).Log).
 			Logging: &mcp.LoggingCapabilities{},
 		},
-	})
+	}
+	s.featureOptions(opts) // resources, prompts, completions (resources_features.go)
+	srv := mcp.NewServer(&mcp.Implementation{Name: s.cfg.Name, Version: s.cfg.Version}, opts)
 	for _, e := range s.tools {
 		t := &mcp.Tool{
 			Name:        e.name,
@@ -42,6 +44,10 @@ func (s *Server) newSDKServer() (*mcp.Server, error) {
 		}
 	}
 	srv.AddReceivingMiddleware(s.unknownToolMiddleware, s.toolOrderMiddleware)
+	// MCP tasks (tasks*.go).
+	if err := s.installTasks(srv); err != nil {
+		return nil, err
+	}
 	return srv, nil
 }
 

@@ -31,24 +31,42 @@ const DefaultServeID = "mastra"
 // secret so that any of them can take the answer. Without it a
 // per-process key is used, which is all a server on a loopback address or
 // over stdio needs; a server bound elsewhere warns once.
-func ServeOption() serve.Option {
+//
+// MASTRA_MCP_OAUTH_RESOURCE (the public URL of /api/mcp/<id>/mcp) makes
+// the HTTP transport OAuth-protected (Config.OAuth), with
+// MASTRA_MCP_OAUTH_AUTHORIZATION_SERVERS (issuer URLs), tokens checked at
+// MASTRA_MCP_OAUTH_INTROSPECTION_URL (authenticated with
+// MASTRA_MCP_OAUTH_CLIENT_ID and _SECRET when set), and
+// MASTRA_MCP_OAUTH_SCOPES required; the app's -token does not apply to
+// that transport. MASTRA_MCP_ALLOWED_HOSTS and MASTRA_MCP_ALLOWED_ORIGINS
+// are HTTPOptions' allow-lists. Lists are comma-separated; an incomplete
+// OAuth setting stops the app from starting.
+//
+// Resources, prompts and completions are not in the registry: give them
+// with WithResources, WithPrompts and WithCompletions (resources_serve.go).
+func ServeOption(opts ...ServeConfig) serve.Option {
 	return serve.WithExtension(serve.Extension{
-		Name:    "MCP server",
-		Mount:   mountHTTP,
-		Mode:    "mcp",
-		RunMode: runStdio,
+		Name:  "MCP server",
+		Mount: func(app serve.App) (*serve.Mount, error) { return mountHTTP(app, opts) },
+		Mode:  "mcp",
+		RunMode: func(ctx context.Context, app serve.App, stdin io.Reader, stdout io.Writer) error {
+			return runStdio(ctx, app, stdin, stdout, opts)
+		},
 	})
 }
 
 // serveConfig is the registry's MCP server config read from app's
 // environment.
-func serveConfig(app serve.App) Config {
+func serveConfig(app serve.App, opts []ServeConfig) Config {
 	id := cmp.Or(app.Env.Getenv("MASTRA_MCP_ID"), DefaultServeID)
 	cfg := Config{ID: id, Name: id, Version: "1.0.0", Logger: app.Env.Logger, SkipUnservable: true}
 	if key := app.Env.Getenv("MASTRA_MCP_REQUEST_STATE_KEY"); key != "" {
 		cfg.RequestStateKey = []byte(key)
 	} else {
 		cfg.RequestStateKey = processKey()
+	}
+	for _, o := range opts {
+		o(&cfg)
 	}
 	return cfg
 }
@@ -61,8 +79,11 @@ func processKey() []byte {
 }
 
 // mountHTTP builds the server and mounts it with Mastra's MCP routes.
-func mountHTTP(app serve.App) (*serve.Mount, error) {
-	cfg := serveConfig(app)
+func mountHTTP(app serve.App, opts []ServeConfig) (*serve.Mount, error) {
+	cfg := serveConfig(app, opts)
+	if err := securityFromEnv(&cfg, app.Env.Getenv); err != nil { // oauth_env.go
+		return nil, err
+	}
 	if app.Env.Getenv("MASTRA_MCP_REQUEST_STATE_KEY") == "" && !serve.IsLoopback(app.Config.Host) {
 		app.Env.Logger.Warn("MCP: suspended tool calls can be answered only through this process; set MASTRA_MCP_REQUEST_STATE_KEY to the same secret on every instance so that any of them can resume them")
 	}
@@ -110,8 +131,8 @@ func count(n int, noun string) string {
 
 // runStdio serves the registry over stdin and stdout until ctx ends or
 // the client closes stdin.
-func runStdio(ctx context.Context, app serve.App, stdin io.Reader, stdout io.Writer) error {
-	srv, err := FromMastra(app.Mastra, serveConfig(app))
+func runStdio(ctx context.Context, app serve.App, stdin io.Reader, stdout io.Writer, opts []ServeConfig) error {
+	srv, err := FromMastra(app.Mastra, serveConfig(app, opts))
 	if err != nil {
 		return fmt.Errorf("serving the app over MCP: %w", err)
 	}

@@ -38,6 +38,10 @@ type Server struct {
 	// done ends with Close: every tool call's context derives from it.
 	done context.Context
 	stop context.CancelFunc
+
+	// Resources and prompts registered on sdk (resources.go, prompts.go).
+	resources resourceSet
+	prompts   promptSet
 }
 
 // New builds a server from cfg. It returns an error when cfg has no Name
@@ -53,6 +57,11 @@ func New(cfg Config) (*Server, error) {
 	}
 	if cfg.Version == "" {
 		return nil, configError("server %q needs a Version", cfg.Name)
+	}
+	if cfg.OAuth != nil {
+		if err := cfg.OAuth.check(); err != nil {
+			return nil, configError("server %q: %v", cfg.Name, err)
+		}
 	}
 	log := cfg.Logger
 	if log == nil {
@@ -91,6 +100,10 @@ func New(cfg Config) (*Server, error) {
 		s.byName[e.name] = e
 	}
 	if s.sdk, err = s.newSDKServer(); err != nil {
+		return nil, err
+	}
+	// Resources and prompts (resources_features.go).
+	if err := s.installFeatures(); err != nil {
 		return nil, err
 	}
 	return s, nil

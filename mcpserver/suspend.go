@@ -11,8 +11,8 @@ import (
 	"github.com/gomastra/mastra/tools"
 )
 
-// inputKey is the one key every suspended round asks the client to answer
-// under (Mastra's INPUT_KEY).
+// inputKey is the key a suspended round asks the client to answer under
+// unless its payload names another (Mastra's INPUT_KEY, its only one).
 const inputKey = "input"
 
 // continuation is a verified answer to an earlier suspended round.
@@ -23,21 +23,55 @@ type continuation struct {
 	resumeData     json.RawMessage
 }
 
+// Question is a suspend payload that says how an MCP client is asked for
+// a suspended tool's input: `return nil, ctx.Suspend(mcpserver.Question{...})`.
+// Any payload with a string "message" is asked the same way; Question adds
+// the key.
+type Question struct {
+	// Message is the question shown to the user.
+	Message string `json:"message"`
+	// InputKey is the key of the input request (an input_required
+	// result's inputRequests, answered under the same key in
+	// inputResponses). Empty: "input", Mastra's one key. It is read from
+	// any payload's "inputKey" string.
+	InputKey string `json:"inputKey,omitempty"`
+}
+
+// payloadMessage is a suspend payload's "message" when it is a string.
+func payloadMessage(payload json.RawMessage) string {
+	var p struct {
+		Message any `json:"message"`
+	}
+	_ = json.Unmarshal(payload, &p)
+	m, _ := p.Message.(string)
+	return m
+}
+
+// payloadInputKey is the key a suspension is asked under: the payload's
+// "inputKey" when it is a non-empty string, else inputKey.
+func payloadInputKey(payload json.RawMessage) string {
+	var p struct {
+		InputKey any `json:"inputKey"`
+	}
+	_ = json.Unmarshal(payload, &p)
+	if k, ok := p.InputKey.(string); ok && k != "" {
+		return k
+	}
+	return inputKey
+}
+
 // inputQuestion is the elicitation form a suspension asks the client to
 // fill in: the message is the payload's "message" when it is a string,
 // else the form's description, else `"<name>" needs more input`.
 func (s *Server) inputQuestion(e *exposedTool, sus *tools.Suspension) *mcp.ElicitParams {
 	form := suspensionForm(e, sus.Options.ResumeSchema)
-	var payload struct {
-		Message any `json:"message"`
-	}
-	_ = json.Unmarshal(sus.Payload, &payload)
-	message, ok := payload.Message.(string)
-	if !ok {
+	message := payloadMessage(sus.Payload)
+	if message == "" {
 		var f struct {
 			Description any `json:"description"`
 		}
 		_ = json.Unmarshal(form, &f)
+		var ok bool
 		if message, ok = f.Description.(string); !ok {
 			message = fmt.Sprintf("%q needs more input", e.name)
 		}
@@ -59,48 +93,85 @@ func (s *Server) inputRequired(e *exposedTool, args json.RawMessage, principal s
 	if err != nil {
 		return nil, err
 	}
-	return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{inputKey: q}, RequestState: state}, nil
+	return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{payloadInputKey(payload): q}, RequestState: state}, nil
 }
 
 // readContinuation verifies a call's requestState and pairs it with the
-// client's answer. A call without requestState is a fresh call (nil, nil;
-// stray inputResponses are ignored). Anything else wrong is a JSON-RPC
-// invalid-params error, with Mastra's texts where it has them.
+// client's answer, under the key the tool asked with. A call without
+// requestState is a fresh call (nil, nil; see presuppliedAnswer).
+// Anything else wrong is a JSON-RPC invalid-params error, with Mastra's
+// texts where it has them.
 func (s *Server) readContinuation(req *mcp.CallToolRequest, name string, args json.RawMessage, principal string) (*continuation, error) {
 	state := req.Params.RequestState
 	if state == "" {
 		return nil, nil
 	}
-	env, err := s.codec.verify(state)
+	env, elicit, err := s.readInputAnswer(state, req.Params.InputResponses, "tools/call", name, args, principal, "")
 	if err != nil {
-		return nil, invalidParams(fmt.Sprintf("Invalid requestState: %v", err))
-	}
-	hash, err := hashArguments(args)
-	if err != nil || env.Method != "tools/call" || env.Name != name || env.ArgsHash != hash {
-		return nil, invalidParams(fmt.Sprintf("requestState does not belong to tools/call %q with these arguments", name))
-	}
-	if env.Principal != principal {
-		return nil, invalidParams("requestState was issued to a different caller")
-	}
-	answer, ok := req.Params.InputResponses[inputKey]
-	if !ok {
-		return nil, invalidParams(fmt.Sprintf("Missing input response %q", inputKey))
-	}
-	elicit, ok := answer.(*mcp.ElicitResult)
-	if !ok {
-		return nil, invalidParams(fmt.Sprintf("Unsupported input response %q", inputKey))
+		return nil, err
 	}
 	c := &continuation{round: env.Round, suspendPayload: env.SuspendPayload, outcome: elicit.Action}
-	switch elicit.Action {
-	case "accept":
+	if elicit.Action == "accept" {
 		if c.resumeData, err = contentJSON(elicit.Content); err != nil {
 			return nil, err
 		}
-	case "decline", "cancel":
-	default:
-		return nil, invalidParams(fmt.Sprintf("Unsupported input response %q: action %q", inputKey, elicit.Action))
 	}
 	return c, nil
+}
+
+// readInputAnswer verifies a requestState minted for method on name with
+// these arguments for this caller, and returns it with the client's
+// elicitation answer under key (empty: the key the suspension payload
+// names). Unrecognised keys in responses are ignored.
+func (s *Server) readInputAnswer(state string, responses mcp.InputResponseMap, method, name string, args json.RawMessage, principal, key string) (envelope, *mcp.ElicitResult, error) {
+	env, err := s.codec.verify(state)
+	if err != nil {
+		return env, nil, invalidParams(fmt.Sprintf("Invalid requestState: %v", err))
+	}
+	hash, err := hashArguments(args)
+	if err != nil || env.Method != method || env.Name != name || env.ArgsHash != hash {
+		return env, nil, invalidParams(fmt.Sprintf("requestState does not belong to %s %q with these arguments", method, name))
+	}
+	if env.Principal != principal {
+		return env, nil, invalidParams("requestState was issued to a different caller")
+	}
+	if key == "" {
+		key = payloadInputKey(env.SuspendPayload)
+	}
+	answer, ok := responses[key]
+	if !ok {
+		return env, nil, invalidParams(fmt.Sprintf("Missing input response %q", key))
+	}
+	elicit, ok := answer.(*mcp.ElicitResult)
+	if !ok {
+		return env, nil, invalidParams(fmt.Sprintf("Unsupported input response %q", key))
+	}
+	switch elicit.Action {
+	case "accept", "decline", "cancel":
+		return env, elicit, nil
+	}
+	return env, nil, invalidParams(fmt.Sprintf("Unsupported input response %q: action %q", key, elicit.Action))
+}
+
+// presuppliedAnswer is the answer a fresh call (no requestState) of a
+// 2026-07-28 client already carries for the question the tool just
+// suspended with, under that question's key: such a client may answer
+// before being asked, and the tool resumes at once instead of asking.
+// Only the first suspension of a call is answered this way; nil when
+// there is no usable answer.
+func presuppliedAnswer(req *mcp.CallToolRequest, cont *continuation, round int, payload json.RawMessage) *mcp.ElicitResult {
+	if cont != nil || round != 1 || req.Params.RequestState != "" {
+		return nil
+	}
+	elicit, ok := req.Params.InputResponses[payloadInputKey(payload)].(*mcp.ElicitResult)
+	if !ok || elicit == nil {
+		return nil
+	}
+	switch elicit.Action {
+	case "accept", "decline", "cancel":
+		return elicit
+	}
+	return nil
 }
 
 func invalidParams(msg string) error {
@@ -110,9 +181,12 @@ func invalidParams(msg string) error {
 // principalOf is the caller a continuation is bound to: the authenticated
 // user when the transport carries one (HTTP routes behind the server's
 // auth), else "anonymous".
-func principalOf(req *mcp.CallToolRequest) string {
-	if req.Extra != nil && req.Extra.TokenInfo != nil && req.Extra.TokenInfo.UserID != "" {
-		return "user:" + req.Extra.TokenInfo.UserID
+func principalOf(req *mcp.CallToolRequest) string { return callerOf(req.Extra) }
+
+// callerOf is principalOf for any request's transport extras.
+func callerOf(extra *mcp.RequestExtra) string {
+	if extra != nil && extra.TokenInfo != nil && extra.TokenInfo.UserID != "" {
+		return "user:" + extra.TokenInfo.UserID
 	}
 	return "anonymous"
 }

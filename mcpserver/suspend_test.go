@@ -197,10 +197,11 @@ func TestContinuationChecks(t *testing.T) {
 			t.Errorf("%s: %v", tc.name, err)
 		}
 	}
-	// Input responses without a state: a fresh call, which asks again.
+	// Input responses without a state: a fresh call whose first question
+	// is already answered (suspend.go's presuppliedAnswer).
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "confirm", Arguments: args, InputResponses: yes})
-	if err != nil || !res.NeedsInput() {
-		t.Errorf("stray responses: %v %+v", err, res)
+	if err != nil || res.NeedsInput() || res.IsError {
+		t.Errorf("responses sent before the question: %v %+v", err, res)
 	}
 	// The genuine state, with the arguments in another key order, is
 	// accepted (the hash is canonical).

@@ -25,15 +25,7 @@ import (
 // counts are logged (go test -v).
 func TestConformanceSuite(t *testing.T) {
 	p := peer.Find(t)
-	srv, err := conformance.New(conformance.Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
-	mux := http.NewServeMux()
-	mux.Handle("/mcp", srv.HTTPHandler())
-	ts := httptest.NewServer(mux)
-	defer ts.Close()
+	ts := serveConformance(t)
 	for _, requirements := range []string{"2025-11-25", "2026-07-28"} {
 		t.Run(requirements, func(t *testing.T) {
 			out := t.TempDir()
@@ -110,4 +102,20 @@ func tail(b []byte, n int) []byte {
 		return b[len(b)-n:]
 	}
 	return b
+}
+
+// serveConformance serves the conformance server's streamable HTTP
+// transport at /mcp on 127.0.0.1 until the test ends.
+func serveConformance(t *testing.T) *httptest.Server {
+	t.Helper()
+	srv, err := conformance.New(conformance.Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = srv.Close() })
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", srv.HTTPHandler())
+	ts := httptest.NewServer(mux)
+	t.Cleanup(ts.Close)
+	return ts
 }

@@ -2,16 +2,18 @@
 // suite (@modelcontextprotocol/conformance) drives in its server
 // scenarios, out of ordinary gomastra tools served by package mcpserver.
 //
-// Each scenario expects a tool of a given name and behaviour. Those a
-// Mastra tool can express are here: text results, errors, logging and
-// progress through mcpserver.RequestFrom, elicitation through suspend and
-// resume, JSON Schema 2020-12 input schemas. Those it cannot are absent
-// and listed, with the reason, in ../conformance-baseline.yml: results
-// that are images, audio or embedded resources (a Mastra tool's result is
-// JSON), sampling and roots requests, input requests under keys other
-// than Mastra's "input", resources, prompts and completions (not served),
-// and transport tricks a tool cannot reach (closing its SSE stream,
-// returning a JSON-RPC error code).
+// Each scenario expects a tool, resource or prompt of a given name and
+// behaviour. Those a Mastra tool or MCPServer can express are here: text
+// results, errors, logging and progress through mcpserver.RequestFrom,
+// elicitation through suspend and resume (under a key of the tool's
+// choosing with mcpserver.Question), JSON Schema 2020-12 input schemas,
+// and resources, templates, subscriptions, prompts (one asking for input)
+// and completions through mcpserver.Resources, Prompts and Complete
+// (features.go). Those it cannot are absent and listed, with the reason,
+// in ../conformance-baseline.yml: results that are images, audio or
+// embedded resources (a Mastra tool's result is JSON), sampling and roots
+// requests, and transport tricks a tool cannot reach (closing its SSE
+// stream, returning a JSON-RPC error code).
 package conformance
 
 import (
@@ -37,6 +39,7 @@ type Options struct {
 // New returns the conformance server.
 func New(opts Options) (*mcpserver.Server, error) {
 	set := tools.Set{}
+	catalog := &promptCatalog{} // features.go
 	add := func(name, description string, input string, execute func(ctx tools.Context, in map[string]any) (any, error), resume string) error {
 		cfg := tools.DynamicConfig{ID: name, Description: description,
 			Execute: func(ctx tools.Context, in any) (any, error) {
@@ -103,19 +106,30 @@ func New(opts Options) (*mcpserver.Server, error) {
 			confirmed(func(map[string]any) string { return "Please confirm" })},
 		{"test_input_required_result_multi_round", "MRTR (SEP-2322): two input rounds before completing", "", "", twoRounds},
 		{"test_input_required_result_capabilities", "MRTR (SEP-2322): only asks what the client can answer", "", nameForm, greetByName},
+		{"test_trigger_prompt_change", "Adds a prompt, announcing the changed list (SEP-2575)", "", "", catalog.trigger},
 	} {
 		if err := add(tc.name, tc.description, tc.input, tc.execute, tc.resume); err != nil {
 			return nil, err
 		}
 	}
-	return mcpserver.New(mcpserver.Config{
+	taskOpts, err := addTaskTools(add) // tasks.go
+	if err != nil {
+		return nil, err
+	}
+	srv, err := mcpserver.New(mcpserver.Config{
 		ID: "conformance", Name: "mcp-conformance-test-server", Version: "1.0.0",
 		Description:     "gomastra tools for the MCP conformance suite",
 		Tools:           set,
+		Resources:       resources(),
+		Prompts:         catalog.prompts(),
+		Complete:        complete,
 		Logger:          opts.Logger,
 		RequestStateKey: []byte("gomastra conformance server requestState key"),
 		HTTP:            opts.HTTP,
+		Tasks:           taskOpts,
 	})
+	catalog.srv = srv
+	return srv, err
 }
 
 func orEmpty(v any) any {
@@ -188,7 +202,7 @@ func greetByName(ctx tools.Context, _ map[string]any) (any, error) {
 		Name string `json:"name"`
 	}
 	if ctx.ResumeData() == nil {
-		return nil, ctx.Suspend(map[string]any{"message": "What is your name?"})
+		return nil, ctx.Suspend(mcpserver.Question{Message: "What is your name?", InputKey: "user_name"})
 	}
 	if err := json.Unmarshal(ctx.ResumeData(), &answer); err != nil {
 		return nil, err
