@@ -17,6 +17,7 @@ require github.com/gomastra/mastra/mcpserver v0.0.0-00010101000000-000000000000
 require (
 	github.com/gomastra/mastra/storage/postgres v0.0.0-00010101000000-000000000000
 	github.com/google/go-cmp v0.7.0
+	github.com/modelcontextprotocol/go-sdk v1.8.0
 )
 
 require (
@@ -43,7 +44,6 @@ require (
 	github.com/jackc/pgx/v5 v5.12.0 // indirect
 	github.com/jackc/puddle/v2 v2.2.3 // indirect
 	github.com/mattn/go-isatty v0.0.24 // indirect
-	github.com/modelcontextprotocol/go-sdk v1.8.0 // indirect
 	github.com/ncruces/go-strftime v1.1.0 // indirect
 	github.com/openai/openai-go/v3 v3.98.0 // indirect
 	github.com/pb33f/ordered-map/v2 v2.3.1 // indirect

@@ -16,7 +16,8 @@
 //
 // It links every provider (providers.Default), PostgreSQL besides SQLite
 // (-storage postgres://…) and the MCP server (/api/mcp/mastra/mcp, and
-// `dev mcp` over stdio); an app of your own names only what it uses.
+// `dev mcp` over stdio, with a resource, a prompt and completions from
+// mcp.go); an app of your own names only what it uses.
 package main
 
 import (
@@ -36,7 +37,7 @@ func main() { serve.Main(build, options()...) }
 // options are what the example app links besides SQLite: PostgreSQL and
 // the MCP server.
 func options() []serve.Option {
-	return []serve.Option{serve.WithStorage(postgres.Driver), mcpserver.ServeOption()}
+	return []serve.Option{serve.WithStorage(postgres.Driver), mcpserver.ServeOption(mcpFeatures()...)} // mcp.go
 }
 
 // build is the example app on the server's storage.
