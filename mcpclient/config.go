@@ -146,6 +146,49 @@ type ServerConfig struct {
 	// MaxMessageBytes bounds one message from the server (default
 	// DefaultMaxMessageBytes).
 	MaxMessageBytes int
+
+	// --- Elicitation (elicit.go) ---
+
+	// ElicitationHandler answers the server's elicitation requests (Mastra's
+	// client.elicitation.onRequest; Client.OnElicitationRequest replaces it
+	// at run time). Without one, a tool call the server elicits during
+	// suspends with an ElicitationSuspension payload and is resumed with
+	// the person's ElicitationResponse. Accepted content is validated
+	// against the requested schema and gets its defaults for the fields it
+	// leaves out. The time a handler takes counts against Timeout; the
+	// time a call spends suspended does not.
+	ElicitationHandler ElicitationHandler
+	// DisableElicitation stops the client from declaring the elicitation
+	// capability to this server; the SDK then refuses its elicitation
+	// requests with an error.
+	DisableElicitation bool
+	// ElicitationTimeout bounds how long a call suspended on an in-flight
+	// elicitation/create waits for its answer, in memory (default
+	// DefaultElicitationTimeout). Calls suspended on a multi-round-trip
+	// input request keep nothing in memory and have no such bound.
+	ElicitationTimeout time.Duration
+	// MaxSuspendedElicitations bounds the calls of this server suspended
+	// at once (default DefaultMaxSuspendedElicitations); past it, new
+	// elicitations are answered "cancel".
+	MaxSuspendedElicitations int
+
+	// --- OAuth (oauth.go, credentials.go) ---
+
+	// OAuth authorizes this URL server with OAuth 2.1 (Mastra's
+	// authProvider); see OAuthConfig. Optional.
+	OAuth *OAuthConfig
+	// Credentials, when set, gives each HTTP request to this URL server
+	// the credentials of the caller it is made for (a multi-tenant server
+	// calling MCP on behalf of each user); they replace the OAuth token
+	// and the configured Headers of the same names. See CredentialsFunc.
+	Credentials CredentialsFunc
+
+	// --- MCP tasks (tasks*.go) ---
+
+	// Tasks declares the MCP tasks extension to this server, which may
+	// then answer long-running tool calls with a task that the call polls
+	// until it ends; see TasksConfig. Nil: tasks are not declared.
+	Tasks *TasksConfig
 }
 
 // Progress is one progress notification of a tool call.
@@ -178,6 +221,8 @@ type resolved struct {
 	timeout         time.Duration
 	connectTimeout  time.Duration
 	maxMessageBytes int
+	// oauth is the OAuth handler of a URL server with OAuth set.
+	oauth *oauthHandler
 }
 
 func resolve(name string, sc ServerConfig, clientTimeout time.Duration) (*resolved, error) {
@@ -237,6 +282,12 @@ func resolve(name string, sc ServerConfig, clientTimeout time.Duration) (*resolv
 		if r.kind == kindHTTP {
 			r.connectTimeout = DefaultHTTPConnectTimeout
 		}
+	}
+	if err := checkElicitationConfig(name, sc); err != nil { // elicit.go
+		return nil, err
+	}
+	if err := resolveOAuth(r); err != nil { // OAuth: oauth.go
+		return nil, err
 	}
 	r.maxMessageBytes = sc.MaxMessageBytes
 	if r.maxMessageBytes == 0 {

@@ -28,6 +28,43 @@
 // [Client.GetPrompt]) and server instructions ([Client.ServerInstructions],
 // [Client.Guidance]) are available per server.
 //
+// A server that asks the user for input while its tool runs (elicitation)
+// is answered by [ServerConfig.ElicitationHandler] or
+// [Client.OnElicitationRequest]; without a handler the tool call suspends
+// with an [ElicitationSuspension] payload and is resumed with an
+// [ElicitationResponse]. A call whose server asks through
+// multi-round-trip input requests (protocol 2026-07-28) carries its state
+// in the payload and can be resumed after a restart; an in-flight
+// elicitation/create waits in memory, up to ElicitationTimeout. Accepted
+// answers are checked against the requested schema and get its defaults. [Client.OnToolListChanged],
+// [Client.OnResourceListChanged], [Client.OnPromptListChanged],
+// [Client.SubscribeResource] and [Client.OnResourceUpdated] follow the
+// servers' notifications; [Client.ToolsFunc] gives an agent tool lists
+// that follow them.
+//
+// A URL server protected by OAuth 2.1 is authorized through
+// [ServerConfig].OAuth ([OAuthConfig], built on the MCP SDK's auth
+// package): protected-resource and authorization-server metadata
+// discovery, client registration (client id metadata document,
+// pre-registered, or dynamic), the authorization-code flow with PKCE
+// (the app sends the user to the authorization URL: [LocalCallback] on
+// 127.0.0.1 for CLIs, its own handler for web apps), step-up scopes, token
+// refresh; or the client-credentials grant (with a secret or a signed JWT),
+// or enterprise-managed authorization ([EnterpriseConfig]). A [TokenStore]
+// ([FileTokenStore], [StorageTokenStore], [MemoryTokenStore]) keeps tokens
+// and the registered client per server and tenant; a rejected refresh
+// token clears them and fails with [ErrAuthorizationRequired] when no one
+// can authorize again. [ServerConfig].Credentials ([CredentialsFunc])
+// gives each HTTP request the credentials of the caller in its context, for
+// servers calling MCP on behalf of each of their users; [TenantClients]
+// gives each user a Client (connections and tokens) of their own, bounded.
+//
+// With [ServerConfig].Tasks ([TasksConfig]) a server may answer long-running tool calls with
+// an MCP task: the call polls it until it ends and returns its result,
+// cancels it when its context ends, and fails with a [*TaskError] when it
+// does not complete; with TasksConfig.Background the server's tools run as
+// agent background tasks, so the agent is not blocked meanwhile.
+//
 // A Client is safe for concurrent use. [Client.Close] disconnects every
 // server, stops stdio child processes (closing their stdin, then SIGTERM,
 // then SIGKILL) and waits for them, so nothing outlives it.

@@ -18,6 +18,7 @@ import (
 // callTool runs one call of the server's tool name with the validated
 // input in (Mastra's MCP tool execute); ListTools documents the contract.
 func (s *server) callTool(ctx tools.Context, name string, sch *toolSchemas, in any) (any, error) {
+	ctx = callContext{ctx} // RequestContextFrom, for Credentials
 	params := &mcp.CallToolParams{Name: name, Arguments: in}
 	if s.cfg.EnableProgressTracking {
 		token, stop := s.trackProgress(name, ctx.Writer())
@@ -25,9 +26,8 @@ func (s *server) callTool(ctx tools.Context, name string, sch *toolSchemas, in a
 		params.SetProgressToken(token)
 	}
 	what := fmt.Sprintf("calling tool %q on server %q", name, s.name)
-	res, err := withConn(ctx, s, what, func(rctx context.Context, conn *connection) (*mcp.CallToolResult, error) {
-		return conn.session.CallTool(rctx, params)
-	})
+	res, err := s.runCall(ctx, name, params, what) // elicitresume.go: may suspend on an elicitation
+	res, err = s.followTask(ctx, name, res, err)   // a call that became an MCP task: tasks_poll.go
 	if err != nil {
 		s.logger.Debug("error calling MCP tool", "server", s.name, "tool", name, "error", err)
 		return nil, err

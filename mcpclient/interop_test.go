@@ -342,3 +342,117 @@ func checkEverything(t *testing.T, sc ServerConfig) {
 		t.Errorf("agent tool result = %s", raw)
 	}
 }
+
+func TestInteropEverythingInteractiveStdio(t *testing.T) {
+	p := peers(t)
+	checkEverythingInteractive(t, func() ServerConfig {
+		return ServerConfig{Command: p.node, Args: []string{p.everything, "stdio"}, Stderr: io.Discard}
+	})
+}
+
+func TestInteropEverythingInteractiveStreamableHTTP(t *testing.T) {
+	p := peers(t)
+	addr := startNodeServer(t, p, p.everything, "streamableHttp")
+	checkEverythingInteractive(t, func() ServerConfig {
+		return ServerConfig{URL: "http://" + addr + "/mcp", HTTPClient: loopbackOnly(t)}
+	})
+}
+
+// checkEverythingInteractive runs what needs the everything server to call
+// back: its elicitation tool answered by a handler and by suspending and
+// resuming the call, and a resource subscription receiving an update.
+func checkEverythingInteractive(t *testing.T, config func() ServerConfig) {
+	ctx := ctxT(t)
+	const elicitTool = "trigger-elicitation-request"
+
+	// A handler answers; the requested schema's defaults fill the rest.
+	sc := config()
+	var asked *ElicitationRequest
+	sc.ElicitationHandler = func(_ context.Context, req *ElicitationRequest) (*ElicitationResponse, error) {
+		asked = req
+		return &ElicitationResponse{Action: ElicitationAccept, Content: map[string]any{"name": "Ada Lovelace"}}, nil
+	}
+	c := newClient(t, Config{Servers: map[string]ServerConfig{"everything": sc}})
+	set, err := c.ServerTools(ctx, "everything")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := set[elicitTool].Execute(ctx, json.RawMessage(`{}`), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := textOf(t, res.Output); !strings.Contains(got, "- Name: Ada Lovelace") || !strings.Contains(got, "- Favorite Integer: 42") {
+		t.Errorf("handler answer: server said %q", got)
+	}
+	if asked == nil || asked.Tool != elicitTool || asked.RequestedSchema["required"] == nil {
+		t.Errorf("the handler saw %+v", asked)
+	}
+
+	// No handler: the call suspends; resuming it answers the server.
+	c2 := newClient(t, Config{Servers: map[string]ServerConfig{"everything": config()}})
+	set, err = c2.ServerTools(ctx, "everything")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, answer := range []struct{ data, want string }{
+		{`{"action":"accept","content":{"name":"Grace Hopper","integer":7}}`, "- Favorite Integer: 7"},
+		{`{"action":"decline"}`, "User declined"},
+	} {
+		inv := &tools.Invocation{RunID: "run", ToolCallID: "call-" + answer.want}
+		res, err := set[elicitTool].Execute(ctx, json.RawMessage(`{}`), inv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !res.Suspended() {
+			t.Fatalf("the call did not suspend: %+v", res.Output)
+		}
+		var p ElicitationSuspension
+		if err := json.Unmarshal(res.Suspension.Payload, &p); err != nil || !strings.Contains(p.Message, "Please provide inputs") {
+			t.Fatalf("payload %+v, %v", p, err)
+		}
+		inv.ResumeData, inv.SuspendPayload = json.RawMessage(answer.data), res.Suspension.Payload
+		res, err = set[elicitTool].Execute(ctx, json.RawMessage(`{}`), inv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := textOf(t, res.Output); !strings.Contains(got, answer.want) {
+			t.Errorf("resumed with %s: server said %q", answer.data, got)
+		}
+	}
+
+	// A subscription: the server's simulated updates reach the handler.
+	resources, errs := c2.ListResources(ctx)
+	if len(errs) != 0 || len(resources["everything"]) == 0 {
+		t.Fatalf("resources = %v, %v", resources, errs)
+	}
+	uri := resources["everything"][0].URI
+	updates := make(chan ResourceUpdate, 16)
+	if err := c2.OnResourceUpdated("everything", func(u ResourceUpdate) {
+		select {
+		case updates <- u:
+		default:
+		}
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if err := c2.SubscribeResource(ctx, "everything", uri); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := set["toggle-subscriber-updates"].Execute(ctx, json.RawMessage(`{}`), nil); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case u := <-updates:
+		if u.Server != "everything" || u.URI != uri {
+			t.Errorf("update %+v, want %s", u, uri)
+		}
+	case <-ctx.Done():
+		t.Fatal("no resource update")
+	}
+	if _, err := set["toggle-subscriber-updates"].Execute(ctx, json.RawMessage(`{}`), nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := c2.UnsubscribeResource(ctx, "everything", uri); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -31,7 +31,7 @@ func (c *Client) GetPrompt(ctx context.Context, server, name string, args map[st
 	}
 	res, err := withConn(ctx, s, fmt.Sprintf("getting prompt %q of server %q", name, server),
 		func(rctx context.Context, conn *connection) (*mcp.GetPromptResult, error) {
-			return conn.session.GetPrompt(rctx, &mcp.GetPromptParams{Name: name, Arguments: args})
+			return s.getPrompt(rctx, conn, &mcp.GetPromptParams{Name: name, Arguments: args}) // elicitrounds.go
 		})
 	if err != nil {
 		return nil, newMastraError(IDGetPromptFailed, err.Error(), map[string]any{"serverName": server, "name": name}, err)

@@ -47,7 +47,7 @@ func (c *Client) ReadResource(ctx context.Context, server, uri string) (*mcp.Rea
 	}
 	res, err := withConn(ctx, s, fmt.Sprintf("reading resource %q of server %q", uri, server),
 		func(rctx context.Context, conn *connection) (*mcp.ReadResourceResult, error) {
-			return conn.session.ReadResource(rctx, &mcp.ReadResourceParams{URI: uri})
+			return s.readResource(rctx, conn, &mcp.ReadResourceParams{URI: uri}) // elicitrounds.go
 		})
 	if err != nil {
 		return nil, newMastraError(IDReadResourceFailed, err.Error(), map[string]any{"serverName": server, "uri": uri}, err)

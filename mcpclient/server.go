@@ -35,6 +35,10 @@ type server struct {
 
 	namesMu   sync.Mutex
 	toolNames map[string]bool // the server's tool names at the last listing
+
+	// events: notification and elicitation handlers, cached listing,
+	// calls that can suspend (notifications.go, elicitcall.go).
+	events *serverEvents
 }
 
 // connection is one session with the server.
@@ -77,7 +81,8 @@ type dialState struct {
 func newServer(cfg *resolved, logger *slog.Logger) *server {
 	s := &server{name: cfg.name, cfg: cfg, logger: logger, progress: map[string]*progressSink{}, open: map[*connection]struct{}{}}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
-	s.mcp = mcp.NewClient(&mcp.Implementation{Name: cfg.name, Version: "1.0.0"}, &mcp.ClientOptions{
+	s.events = newServerEvents()
+	opts := &mcp.ClientOptions{
 		// No roots: this client has none to offer.
 		Capabilities:                &mcp.ClientCapabilities{},
 		ProgressNotificationHandler: s.onProgress,
@@ -85,7 +90,15 @@ func newServer(cfg *resolved, logger *slog.Logger) *server {
 		// notifications; Mastra forwards them to its logger.
 		//lint:ignore SA1019 deprecated in 2026-07-28, still sent by older servers
 		LoggingMessageHandler: s.onLog,
-	})
+	}
+	s.addClientOptions(opts) // list-changed, resource-updated, elicitation
+	s.addTaskOptions(opts)   // MCP tasks: tasks_wire.go
+	s.mcp = mcp.NewClient(&mcp.Implementation{Name: cfg.name, Version: "1.0.0"}, opts)
+	registerTaskMethods(s.mcp) // MCP tasks: tasks_wire.go
+	// OAuth (oauth_handler.go): the handler logs to the client's logger.
+	if cfg.oauth != nil {
+		cfg.oauth.logger = logger
+	}
 	return s
 }
 
@@ -172,7 +185,7 @@ func (s *server) connect(ctx context.Context) (*connection, error) {
 	)
 	switch s.cfg.kind {
 	case kindStdio:
-		sess, err = s.mcp.Connect(ctx, &stdioTransport{cfg: s.cfg, state: st, logger: s.logger, progress: s.dispatchProgress}, nil)
+		sess, err = s.mcp.Connect(ctx, s.wrapTasks(&stdioTransport{cfg: s.cfg, state: st, logger: s.logger, progress: s.dispatchProgress}), nil)
 	case kindHTTP:
 		sess, st, err = s.dialHTTP(ctx)
 	default:
@@ -181,7 +194,7 @@ func (s *server) connect(ctx context.Context) (*connection, error) {
 			if t == nil {
 				err = errors.New("NewTransport returned a nil transport")
 			} else {
-				sess, err = s.mcp.Connect(ctx, t, nil)
+				sess, err = s.mcp.Connect(ctx, s.wrapTasks(t), nil)
 			}
 		}
 	}
@@ -195,6 +208,9 @@ func (s *server) connect(ctx context.Context) (*connection, error) {
 func (s *server) watch(conn *connection) {
 	defer s.wg.Done()
 	_ = conn.session.Wait()
+	// Closing an ended session releases the SDK's subscriptions/listen
+	// goroutines, opened when list-changed handlers are set.
+	conn.session.Close()
 	close(conn.done)
 	s.mu.Lock()
 	if s.conn == conn {

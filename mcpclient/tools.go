@@ -36,6 +36,9 @@ func (s *server) buildTool(t *mcp.Tool, instructions string) (*tools.Tool, error
 	if sch.output != nil {
 		cfg.ToModelOutput = toModelOutput
 	}
+	if s.cfg.Tasks != nil && s.cfg.Tasks.Background { // MCP tasks: tasks.go
+		cfg.Background = &tools.BackgroundConfig{Enabled: true}
+	}
 	switch {
 	case s.cfg.ToolApproval != nil:
 		fn, name, annotations := s.cfg.ToolApproval, t.Name, t.Annotations

@@ -41,6 +41,9 @@ func (s *server) dialHTTP(ctx context.Context) (*mcp.ClientSession, *connState, 
 		// the SDK's own backstop.
 		MaxEventSize: 2 * s.cfg.maxMessageBytes,
 	}
+	if s.cfg.oauth != nil { // OAuth: oauth_handler.go
+		streamable.OAuthHandler = s.cfg.oauth
+	}
 	sess, err := s.mcp.Connect(ctx, streamable, nil)
 	if err == nil {
 		return sess, st, nil
@@ -52,6 +55,11 @@ func (s *server) dialHTTP(ctx context.Context) (*mcp.ClientSession, *connState, 
 	}
 	status := st.lastPostStatus.Load()
 	if status < 400 || status > 499 || ctx.Err() != nil {
+		return nil, nil, err
+	}
+	if s.cfg.oauth != nil && (status == http.StatusUnauthorized || status == http.StatusForbidden) {
+		// OAuth: the server wants authorization, which failed; HTTP+SSE
+		// would not change that.
 		return nil, nil, err
 	}
 	s.logger.Debug("MCP server refused streamable HTTP; falling back to HTTP+SSE",
@@ -121,7 +129,7 @@ func (s *server) httpClient(st *connState) *http.Client {
 		base = http.DefaultTransport
 	}
 	hc.Transport = &guardTransport{base: base, headers: s.cfg.Headers, max: s.cfg.maxMessageBytes,
-		state: st, server: s.name, progress: s.dispatchProgress}
+		state: st, server: s.name, progress: s.dispatchProgress, creds: s.cfg.Credentials}
 	return &hc
 }
 
@@ -139,6 +147,8 @@ type guardTransport struct {
 	server  string
 	// progress receives the progress notifications of event streams.
 	progress func(*mcp.ProgressNotificationParams)
+	// creds gives each request's credentials (credentials.go).
+	creds CredentialsFunc
 }
 
 func (g *guardTransport) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -156,6 +166,16 @@ func (g *guardTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 				req.Header[k] = slices.Clone(vs)
 			}
 		}
+	}
+	if g.creds != nil { // per-request credentials: credentials.go
+		withCreds, err := applyCredentials(req, g.creds, g.server)
+		if err != nil {
+			if req.Body != nil {
+				req.Body.Close()
+			}
+			return nil, err
+		}
+		req = withCreds
 	}
 	resp, err := g.base.RoundTrip(req)
 	if err != nil {

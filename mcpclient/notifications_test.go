@@ -1,0 +1,180 @@
+package mcpclient
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/gomastra/mastra/agent"
+	"github.com/gomastra/mastra/model/mock"
+)
+
+// changingServer has a tool, a resource and a prompt, and lets its
+// subscribe handler report each subscription on subscribed.
+func changingServer(versions []string, subscribed chan<- string) *mcp.Server {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "changing", Version: "1"}, &mcp.ServerOptions{
+		SupportedProtocolVersions: versions,
+		SubscribeHandler: func(_ context.Context, req *mcp.SubscribeRequest) error {
+			subscribed <- req.Params.URI
+			return nil
+		},
+		UnsubscribeHandler: func(context.Context, *mcp.UnsubscribeRequest) error { return nil },
+	})
+	mcpAddEcho(srv, "first")
+	srv.AddResource(&mcp.Resource{URI: "file:///a.txt", Name: "a"}, func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+		return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: "file:///a.txt", Text: "a"}}}, nil
+	})
+	srv.AddPrompt(&mcp.Prompt{Name: "p1"}, func(context.Context, *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+		return &mcp.GetPromptResult{}, nil
+	})
+	return srv
+}
+
+// List-changed notifications run the registered handlers, on both
+// protocol styles (notifications on the session, subscriptions/listen).
+func TestListChangedNotifications(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		versions []string
+	}{{"classic", classicVersions}, {"listen", nil}} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := changingServer(tc.versions, make(chan string, 1))
+			c := newClient(t, Config{Servers: map[string]ServerConfig{"s": inMemory(srv)}})
+			toolsCh, resCh, promptsCh := make(chan struct{}, 4), make(chan struct{}, 4), make(chan struct{}, 4)
+			for _, err := range []error{
+				c.OnToolListChanged("s", func() { toolsCh <- struct{}{} }),
+				c.OnResourceListChanged("s", func() { resCh <- struct{}{} }),
+				c.OnPromptListChanged("s", func() { promptsCh <- struct{}{} }),
+			} {
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := c.Connect(ctxT(t)); err != nil {
+				t.Fatal(err)
+			}
+			mcpAddEcho(srv, "second")
+			waitFor(t, toolsCh, "tools/list_changed")
+			srv.AddResource(&mcp.Resource{URI: "file:///b.txt", Name: "b"}, nil)
+			waitFor(t, resCh, "resources/list_changed")
+			srv.AddPrompt(&mcp.Prompt{Name: "p2"}, func(context.Context, *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+				return &mcp.GetPromptResult{}, nil
+			})
+			waitFor(t, promptsCh, "prompts/list_changed")
+		})
+	}
+}
+
+func waitFor(t *testing.T, ch <-chan struct{}, what string) {
+	t.Helper()
+	select {
+	case <-ch:
+	case <-ctxT(t).Done():
+		t.Fatalf("no %s notification", what)
+	}
+}
+
+// SubscribeResource subscribes; the server's update reaches
+// OnResourceUpdated; bad input is refused.
+func TestResourceSubscription(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		versions []string
+	}{{"classic", classicVersions}, {"listen", nil}} {
+		t.Run(tc.name, func(t *testing.T) {
+			subscribed := make(chan string, 1)
+			srv := changingServer(tc.versions, subscribed)
+			c := newClient(t, Config{Servers: map[string]ServerConfig{"s": inMemory(srv)}})
+			updates := make(chan ResourceUpdate, 1)
+			if err := c.OnResourceUpdated("s", func(u ResourceUpdate) { updates <- u }); err != nil {
+				t.Fatal(err)
+			}
+			if err := c.SubscribeResource(ctxT(t), "s", "file:///a.txt"); err != nil {
+				t.Fatal(err)
+			}
+			// The server's subscribe handler runs once the subscription is
+			// in place (on the listen style, when the stream opened).
+			select {
+			case got := <-subscribed:
+				if got != "file:///a.txt" {
+					t.Errorf("server saw a subscription to %q", got)
+				}
+			case <-ctxT(t).Done():
+				t.Fatal("the server saw no subscription")
+			}
+			if err := srv.ResourceUpdated(ctxT(t), &mcp.ResourceUpdatedNotificationParams{URI: "file:///a.txt"}); err != nil {
+				t.Fatal(err)
+			}
+			select {
+			case u := <-updates:
+				if u != (ResourceUpdate{Server: "s", URI: "file:///a.txt"}) {
+					t.Errorf("update %+v", u)
+				}
+			case <-ctxT(t).Done():
+				t.Fatal("no update")
+			}
+			if err := c.UnsubscribeResource(ctxT(t), "s", "file:///a.txt"); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+	c := newClient(t, Config{Servers: map[string]ServerConfig{"s": inMemory(newTestServer())}})
+	if err := c.SubscribeResource(ctxT(t), "s", ""); err == nil {
+		t.Error("empty URI accepted")
+	}
+	if err := c.SubscribeResource(ctxT(t), "nope", "file:///a"); !errors.Is(err, ErrUnknownServer) {
+		t.Errorf("unknown server: %v", err)
+	}
+	if err := c.OnResourceUpdated("s", nil); err == nil {
+		t.Error("nil handler accepted")
+	}
+}
+
+// An agent given ToolsFunc sees a tool the server added once the server
+// said its list changed, and reuses the listing until then.
+func TestToolsFuncRefreshesAgentTools(t *testing.T) {
+	srv := changingServer(classicVersions, make(chan string, 1))
+	c := newClient(t, Config{Servers: map[string]ServerConfig{"s": inMemory(srv)}})
+	changed := make(chan struct{}, 1)
+	if err := c.OnToolListChanged("s", func() { changed <- struct{}{} }); err != nil {
+		t.Fatal(err)
+	}
+	m := mock.New(mock.Step{Text: "one"}, mock.Step{Text: "two"}, mock.Step{Text: "three"})
+	a, err := agent.New(agent.Config{ID: "a", Name: "A", Instructions: "x", Model: m, ToolsFunc: c.ToolsFunc()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	offered := func() map[string]bool {
+		if _, err := a.Generate(ctxT(t), "hi"); err != nil {
+			t.Fatal(err)
+		}
+		calls := m.Calls()
+		got := map[string]bool{}
+		for _, d := range calls[len(calls)-1].Tools {
+			got[d.Name] = true
+		}
+		return got
+	}
+	if got := offered(); !got["s_first"] || got["s_second"] {
+		t.Fatalf("first run offered %v", got)
+	}
+	s, _ := c.server("s")
+	s.events.mu.Lock()
+	cached := s.events.cachedTools != nil
+	s.events.mu.Unlock()
+	if !cached {
+		t.Error("the listing was not cached")
+	}
+	mcpAddEcho(srv, "second")
+	waitFor(t, changed, "tools/list_changed")
+	if got := offered(); !got["s_first"] || !got["s_second"] {
+		t.Fatalf("after the change the agent was offered %v", got)
+	}
+	srv.RemoveTools("first")
+	waitFor(t, changed, "tools/list_changed")
+	if got := offered(); got["s_first"] || !got["s_second"] {
+		t.Fatalf("after the removal the agent was offered %v", got)
+	}
+}
