@@ -115,14 +115,46 @@ func TestResourceSubscription(t *testing.T) {
 			case <-ctxT(t).Done():
 				t.Fatal("no update")
 			}
+			// A new connection renews the subscription.
+			if err := c.ReconnectServer(ctxT(t), "s"); err != nil {
+				t.Fatal(err)
+			}
+			select {
+			case got := <-subscribed:
+				if got != "file:///a.txt" {
+					t.Errorf("after reconnecting, the server saw a subscription to %q", got)
+				}
+			case <-ctxT(t).Done():
+				t.Fatal("the subscription was not renewed on the new connection")
+			}
+			if err := srv.ResourceUpdated(ctxT(t), &mcp.ResourceUpdatedNotificationParams{URI: "file:///a.txt"}); err != nil {
+				t.Fatal(err)
+			}
+			select {
+			case <-updates:
+			case <-ctxT(t).Done():
+				t.Fatal("no update after reconnecting")
+			}
 			if err := c.UnsubscribeResource(ctxT(t), "s", "file:///a.txt"); err != nil {
 				t.Fatal(err)
+			}
+			if got := c.servers["s"].subs.list(); len(got) != 0 {
+				t.Errorf("still subscribed to %v after unsubscribing", got)
 			}
 		})
 	}
 	c := newClient(t, Config{Servers: map[string]ServerConfig{"s": inMemory(newTestServer())}})
 	if err := c.SubscribeResource(ctxT(t), "s", ""); err == nil {
 		t.Error("empty URI accepted")
+	}
+	// A server without subscriptions refuses, and nothing is kept to renew.
+	plain := mcp.NewServer(&mcp.Implementation{Name: "plain", Version: "1"}, &mcp.ServerOptions{SupportedProtocolVersions: classicVersions})
+	pc := newClient(t, Config{Servers: map[string]ServerConfig{"p": inMemory(plain)}})
+	if err := pc.SubscribeResource(ctxT(t), "p", "file:///a"); err == nil {
+		t.Error("a server without subscriptions accepted one")
+	}
+	if got := pc.servers["p"].subs.list(); len(got) != 0 {
+		t.Errorf("a refused subscription is kept: %v", got)
 	}
 	if err := c.SubscribeResource(ctxT(t), "nope", "file:///a"); !errors.Is(err, ErrUnknownServer) {
 		t.Errorf("unknown server: %v", err)

@@ -39,6 +39,8 @@ type server struct {
 	// events: notification and elicitation handlers, cached listing,
 	// calls that can suspend (notifications.go, elicitcall.go).
 	events *serverEvents
+
+	subs subscriptions // resources subscribed to, renewed on each connection (subscribe.go)
 }
 
 // connection is one session with the server.
@@ -140,6 +142,9 @@ func (s *server) runDial(d *dialState) {
 	defer s.wg.Done()
 	ctx, cancel := context.WithTimeout(s.ctx, s.cfg.connectTimeout)
 	conn, err := s.connect(ctx)
+	if err == nil {
+		s.renewSubscriptions(ctx, conn) // subscribe.go
+	}
 	if err != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		err = fmt.Errorf("%w: %v", &timeoutError{what: fmt.Sprintf("connecting to server %q (after %v)", s.name, s.cfg.connectTimeout)}, err)
 	}
