@@ -128,19 +128,31 @@ func decodeAnswer(raw json.RawMessage, req *ElicitationRequest) (resp *Elicitati
 	if err := dec.Decode(&resp); err != nil || resp == nil {
 		return nil, fmt.Sprintf(`the answer must be {"action": "accept"|"decline"|"cancel", "content": {...}}: %v`, err)
 	}
+	if problem := checkAnswer(req, resp); problem != "" {
+		return nil, problem
+	}
+	return resp, ""
+}
+
+// checkAnswer checks an answer to req without changing it but for an
+// accepted form without content, which becomes empty: one of the three
+// actions, no content unless accepted, and accepted content valid against
+// the requested schema (defaults are applied later, by whoever sends the
+// answer). problem is "" for a good answer.
+func checkAnswer(req *ElicitationRequest, resp *ElicitationResponse) (problem string) {
 	if err := resp.check(); err != nil {
-		return nil, err.Error()
+		return err.Error()
 	}
 	if resp.Action != ElicitationAccept || req.RequestedSchema == nil {
-		return resp, ""
+		return ""
 	}
 	if resp.Content == nil {
 		resp.Content = map[string]any{}
 	}
 	if err := validateContent(req.RequestedSchema, resp.Content); err != nil {
-		return nil, "the answer does not match the requested schema: " + err.Error()
+		return "the answer does not match the requested schema: " + err.Error()
 	}
-	return resp, ""
+	return ""
 }
 
 // validateContent validates content against a requested schema.

@@ -51,21 +51,14 @@ func (s *server) answerTaskInput(ctx context.Context, tool string, task *wireTas
 		if mode == "" {
 			mode = "form"
 		}
-		resp, herr := handler(ctx, &ElicitationRequest{Server: s.name, Tool: tool, Mode: mode, Message: p.Message,
-			RequestedSchema: p.RequestedSchema, URL: p.URL, ElicitationID: p.ElicitationID})
+		req := &ElicitationRequest{Server: s.name, Tool: tool, Mode: mode, Message: p.Message,
+			RequestedSchema: p.RequestedSchema, URL: p.URL, ElicitationID: p.ElicitationID}
+		resp, herr := handler(ctx, req)
 		if herr != nil {
 			return fmt.Sprintf("the elicitation handler failed: %v", herr), nil
 		}
-		if cerr := resp.check(); cerr != nil {
-			return cerr.Error(), nil
-		}
-		if resp.Action == ElicitationAccept && p.RequestedSchema != nil {
-			if resp.Content == nil {
-				resp.Content = map[string]any{}
-			}
-			if verr := validateContent(p.RequestedSchema, resp.Content); verr != nil {
-				return "the answer does not match the requested schema: " + verr.Error(), nil
-			}
+		if problem := checkAnswer(req, resp); problem != "" {
+			return problem, nil
 		}
 		responses[key] = resp
 	}
