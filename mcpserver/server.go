@@ -78,7 +78,7 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.released = cfg.ReleaseDate
 	if s.released == "" {
-		s.released = time.Now().UTC().Format("2006-01-02T15:04:05.000Z")
+		s.released = wireTime(time.Now())
 	}
 	key := cfg.RequestStateKey
 	if len(key) == 0 {

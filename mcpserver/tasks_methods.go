@@ -104,7 +104,7 @@ func taskMethodsMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 				return nil, &jsonrpc.Error{Code: mcp.CodeHeaderMismatch, Message: "header mismatch: Mcp-Name does not match params.taskId"}
 			}
 		}
-		return next(withPrincipal(ctx, principalOfExtra(extra)), method, req)
+		return next(withPrincipal(ctx, callerOf(extra)), method, req)
 	}
 }
 
@@ -164,9 +164,4 @@ func principalFrom(ctx context.Context) string {
 		return p
 	}
 	return "anonymous"
-}
-
-// principalOfExtra is principalOf for any request.
-func principalOfExtra(extra *mcp.RequestExtra) string {
-	return principalOf(&mcp.CallToolRequest{Extra: extra})
 }
