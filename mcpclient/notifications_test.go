@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -12,12 +13,16 @@ import (
 )
 
 // changingServer has a tool, a resource and a prompt, and lets its
-// subscribe handler report each subscription on subscribed.
+// subscribe handler report each subscription on subscribed. The SDK's
+// server records a subscription after that handler returns; the handler
+// lingers a little after reporting, so that a client that does not wait
+// for the subscription to be in place misses the updates sent at once.
 func changingServer(versions []string, subscribed chan<- string) *mcp.Server {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "changing", Version: "1"}, &mcp.ServerOptions{
 		SupportedProtocolVersions: versions,
 		SubscribeHandler: func(_ context.Context, req *mcp.SubscribeRequest) error {
 			subscribed <- req.Params.URI
+			time.Sleep(20 * time.Millisecond)
 			return nil
 		},
 		UnsubscribeHandler: func(context.Context, *mcp.UnsubscribeRequest) error { return nil },
@@ -84,25 +89,24 @@ func TestResourceSubscription(t *testing.T) {
 		versions []string
 	}{{"classic", classicVersions}, {"listen", nil}} {
 		t.Run(tc.name, func(t *testing.T) {
-			subscribed := make(chan string, 1)
+			subscribed := make(chan string, 4)
 			srv := changingServer(tc.versions, subscribed)
 			c := newClient(t, Config{Servers: map[string]ServerConfig{"s": inMemory(srv)}})
 			updates := make(chan ResourceUpdate, 1)
 			if err := c.OnResourceUpdated("s", func(u ResourceUpdate) { updates <- u }); err != nil {
 				t.Fatal(err)
 			}
-			if err := c.SubscribeResource(ctxT(t), "s", "file:///a.txt"); err != nil {
-				t.Fatal(err)
-			}
-			// The server's subscribe handler runs once the subscription is
-			// in place (on the listen style, when the stream opened).
-			select {
-			case got := <-subscribed:
-				if got != "file:///a.txt" {
-					t.Errorf("server saw a subscription to %q", got)
+			// SubscribeResource returns once the subscription is in place
+			// (on the listen style, once the server acknowledged it), so
+			// an update sent at once reaches the client. Subscribing
+			// twice is harmless.
+			for range 2 {
+				if err := c.SubscribeResource(ctxT(t), "s", "file:///a.txt"); err != nil {
+					t.Fatal(err)
 				}
-			case <-ctxT(t).Done():
-				t.Fatal("the server saw no subscription")
+			}
+			if got := <-subscribed; got != "file:///a.txt" {
+				t.Errorf("server saw a subscription to %q", got)
 			}
 			if err := srv.ResourceUpdated(ctxT(t), &mcp.ResourceUpdatedNotificationParams{URI: "file:///a.txt"}); err != nil {
 				t.Fatal(err)
@@ -115,7 +119,11 @@ func TestResourceSubscription(t *testing.T) {
 			case <-ctxT(t).Done():
 				t.Fatal("no update")
 			}
-			// A new connection renews the subscription.
+			// A new connection renews the subscription (the classic style
+			// sent the second subscription too).
+			for len(subscribed) > 0 {
+				<-subscribed
+			}
 			if err := c.ReconnectServer(ctxT(t), "s"); err != nil {
 				t.Fatal(err)
 			}
@@ -141,20 +149,29 @@ func TestResourceSubscription(t *testing.T) {
 			if got := c.servers["s"].subs.list(); len(got) != 0 {
 				t.Errorf("still subscribed to %v after unsubscribing", got)
 			}
+			if got := len(c.servers["s"].acks.sessions); got != 0 {
+				t.Errorf("subscriptions still awaited on %d sessions after unsubscribing", got)
+			}
 		})
 	}
 	c := newClient(t, Config{Servers: map[string]ServerConfig{"s": inMemory(newTestServer())}})
 	if err := c.SubscribeResource(ctxT(t), "s", ""); err == nil {
 		t.Error("empty URI accepted")
 	}
-	// A server without subscriptions refuses, and nothing is kept to renew.
-	plain := mcp.NewServer(&mcp.Implementation{Name: "plain", Version: "1"}, &mcp.ServerOptions{SupportedProtocolVersions: classicVersions})
-	pc := newClient(t, Config{Servers: map[string]ServerConfig{"p": inMemory(plain)}})
-	if err := pc.SubscribeResource(ctxT(t), "p", "file:///a"); err == nil {
-		t.Error("a server without subscriptions accepted one")
-	}
-	if got := pc.servers["p"].subs.list(); len(got) != 0 {
-		t.Errorf("a refused subscription is kept: %v", got)
+	// A server without subscriptions refuses, on both protocol styles,
+	// and nothing is kept to renew.
+	for _, versions := range [][]string{classicVersions, nil} {
+		plain := mcp.NewServer(&mcp.Implementation{Name: "plain", Version: "1"}, &mcp.ServerOptions{SupportedProtocolVersions: versions})
+		pc := newClient(t, Config{Servers: map[string]ServerConfig{"p": inMemory(plain)}})
+		if err := pc.SubscribeResource(ctxT(t), "p", "file:///a"); err == nil {
+			t.Errorf("a server (versions %v) without subscriptions accepted one", versions)
+		}
+		if got := pc.servers["p"].subs.list(); len(got) != 0 {
+			t.Errorf("a refused subscription is kept: %v", got)
+		}
+		if got := len(pc.servers["p"].acks.sessions); got != 0 {
+			t.Errorf("a refused subscription is awaited on %d sessions", got)
+		}
 	}
 	if err := c.SubscribeResource(ctxT(t), "nope", "file:///a"); !errors.Is(err, ErrUnknownServer) {
 		t.Errorf("unknown server: %v", err)

@@ -41,6 +41,7 @@ type server struct {
 	events *serverEvents
 
 	subs subscriptions // resources subscribed to, renewed on each connection (subscribe.go)
+	acks listenAcks    // listening sessions' acknowledged subscriptions (listenack.go)
 }
 
 // connection is one session with the server.
@@ -73,6 +74,12 @@ func (c *connection) initResult() *mcp.InitializeResult {
 	return &mcp.InitializeResult{}
 }
 
+// listens reports a session that takes subscriptions on
+// subscriptions/listen streams (protocol 2026-07-28 and later).
+func (c *connection) listens() bool {
+	return c.initResult().ProtocolVersion >= "2026-07-28"
+}
+
 // dialState is a connection attempt; done is closed when it has ended.
 type dialState struct {
 	done chan struct{}
@@ -97,6 +104,7 @@ func newServer(cfg *resolved, logger *slog.Logger) *server {
 	s.addTaskOptions(opts)   // MCP tasks: tasks_wire.go
 	s.mcp = mcp.NewClient(&mcp.Implementation{Name: cfg.name, Version: "1.0.0"}, opts)
 	registerTaskMethods(s.mcp) // MCP tasks: tasks_wire.go
+	s.mcp.AddReceivingMiddleware(s.acks.middleware)
 	// OAuth (oauth_handler.go): the handler logs to the client's logger.
 	if cfg.oauth != nil {
 		cfg.oauth.logger = logger
@@ -174,6 +182,7 @@ func (s *server) runDial(d *dialState) {
 	switch {
 	case stale != nil:
 		stale.session.Close()
+		s.acks.forget(stale.session)
 	case conn != nil:
 		s.logger.Debug("connected to MCP server", "server", s.name, "protocolVersion", conn.initResult().ProtocolVersion)
 	case !errors.Is(err, ErrClosed):
@@ -216,6 +225,7 @@ func (s *server) watch(conn *connection) {
 	// Closing an ended session releases the SDK's subscriptions/listen
 	// goroutines, opened when list-changed handlers are set.
 	conn.session.Close()
+	s.acks.forget(conn.session)
 	close(conn.done)
 	s.mu.Lock()
 	if s.conn == conn {

@@ -2,6 +2,7 @@ package mcpclient
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -12,7 +13,9 @@ import (
 
 // SubscribeResource asks the server to notify the client when the resource
 // at uri changes (Mastra's client.resources.subscribe); register the
-// handler with OnResourceUpdated. The subscription lasts until
+// handler with OnResourceUpdated. It returns once the server has the
+// subscription in place, so an update sent after it returns reaches the
+// handler. The subscription lasts until
 // UnsubscribeResource: each new connection to the server (after
 // ReconnectServer, a broken connection, a restarted stdio server) renews
 // it before it is used, logging a renewal the server refuses. A server that does not offer
@@ -48,9 +51,9 @@ func (c *Client) subscription(ctx context.Context, server, uri string, subscribe
 		func(rctx context.Context, conn *connection) (struct{}, error) {
 			s.subs.set(uri, subscribe)
 			if subscribe {
-				return struct{}{}, conn.session.Subscribe(rctx, &mcp.SubscribeParams{URI: uri})
+				return struct{}{}, s.subscribeOn(rctx, conn, uri)
 			}
-			return struct{}{}, conn.session.Unsubscribe(rctx, &mcp.UnsubscribeParams{URI: uri})
+			return struct{}{}, s.unsubscribeOn(rctx, conn, uri)
 		})
 	if err != nil && subscribe {
 		s.subs.set(uri, false)
@@ -92,10 +95,50 @@ func (ss *subscriptions) list() []string {
 func (s *server) renewSubscriptions(ctx context.Context, conn *connection) {
 	for _, uri := range s.subs.list() {
 		rctx, cancel := context.WithTimeout(ctx, s.cfg.timeout)
-		err := conn.session.Subscribe(rctx, &mcp.SubscribeParams{URI: uri})
+		err := s.subscribeOn(rctx, conn, uri)
 		cancel()
 		if err != nil {
 			s.logger.Warn("MCP resource subscription not renewed", "server", s.name, "uri", uri, "error", err)
 		}
 	}
+}
+
+// subscribeOn subscribes conn to uri and returns once the subscription is
+// in place: the server answered resources/subscribe, or, on a session
+// that listens (protocol 2026-07-28 and later), acknowledged the
+// subscriptions/listen request. A listening server's refusal, or no
+// acknowledgement before ctx ends, is an error, and conn forgets the
+// subscription.
+func (s *server) subscribeOn(ctx context.Context, conn *connection, uri string) error {
+	if !conn.listens() {
+		return conn.session.Subscribe(ctx, &mcp.SubscribeParams{URI: uri})
+	}
+	ack, fresh := s.acks.expect(conn.session, uri)
+	if fresh {
+		if err := conn.session.Subscribe(ctx, &mcp.SubscribeParams{URI: uri}); err != nil {
+			s.acks.drop(conn.session, uri)
+			return err
+		}
+	}
+	var err error
+	select {
+	case <-ack.done:
+		if !ack.granted {
+			err = errors.New("the server does not offer resource subscriptions")
+		}
+	case <-ctx.Done():
+		err = fmt.Errorf("the server did not acknowledge the subscription: %w", ctx.Err())
+	}
+	if err != nil {
+		_ = s.unsubscribeOn(ctx, conn, uri)
+	}
+	return err
+}
+
+// unsubscribeOn ends conn's subscription to uri.
+func (s *server) unsubscribeOn(ctx context.Context, conn *connection, uri string) error {
+	if conn.listens() {
+		s.acks.drop(conn.session, uri)
+	}
+	return conn.session.Unsubscribe(ctx, &mcp.UnsubscribeParams{URI: uri})
 }
