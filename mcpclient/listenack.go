@@ -14,7 +14,9 @@ import (
 // resources it agreed to watch (none when it offers no subscriptions).
 // listenAcks tracks those acknowledgements, so that SubscribeResource
 // returns once the subscription is in place on both protocol styles, and
-// reports a refusal as an error.
+// reports a refusal as an error. The SDK's Connect opens a listen stream
+// for list-changed notifications in the same way; a connection is used
+// once that stream is acknowledged too, so no change is missed.
 
 // ackMethod is the notification acknowledging a subscriptions/listen request.
 const ackMethod = "notifications/subscriptions/acknowledged"
@@ -24,6 +26,9 @@ const ackMethod = "notifications/subscriptions/acknowledged"
 type listenAcks struct {
 	mu       sync.Mutex
 	sessions map[*mcp.ClientSession]map[string]*listenAck
+	// listChanged holds, for each session, a channel closed when its
+	// list-changed listen stream was acknowledged.
+	listChanged map[*mcp.ClientSession]chan struct{}
 }
 
 // listenAck is one resource subscription on one session: done is closed
@@ -67,6 +72,45 @@ func (a *listenAcks) forget(cs *mcp.ClientSession) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	delete(a.sessions, cs)
+	delete(a.listChanged, cs)
+}
+
+// listChangedAcked returns a channel closed once cs's list-changed listen
+// stream was acknowledged. Call with a.mu held.
+func (a *listenAcks) listChangedAcked(cs *mcp.ClientSession) chan struct{} {
+	if a.listChanged == nil {
+		a.listChanged = map[*mcp.ClientSession]chan struct{}{}
+	}
+	ch := a.listChanged[cs]
+	if ch == nil {
+		ch = make(chan struct{})
+		a.listChanged[cs] = ch
+	}
+	return ch
+}
+
+// awaitListChanged waits until conn's list-changed listen stream is
+// acknowledged, when the SDK opened one (a listening session whose server
+// offers list-changed notifications), or ctx ends; it reports false when
+// it gave up.
+func (a *listenAcks) awaitListChanged(ctx context.Context, conn *connection) bool {
+	caps := conn.initResult().Capabilities
+	opened := conn.listens() && caps != nil &&
+		(caps.Tools != nil && caps.Tools.ListChanged ||
+			caps.Prompts != nil && caps.Prompts.ListChanged ||
+			caps.Resources != nil && caps.Resources.ListChanged)
+	if !opened {
+		return true
+	}
+	a.mu.Lock()
+	acked := a.listChangedAcked(conn.session)
+	a.mu.Unlock()
+	select {
+	case <-acked:
+		return true
+	case <-ctx.Done():
+		return false
+	}
 }
 
 // received settles the subscriptions an acknowledgement on cs answers:
@@ -79,11 +123,14 @@ func (a *listenAcks) received(cs *mcp.ClientSession, p *mcp.SubscriptionsAcknowl
 	refusal := len(n.ResourceSubscriptions) == 0 && !n.ToolsListChanged && !n.PromptsListChanged && !n.ResourcesListChanged
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	if n.ToolsListChanged || n.PromptsListChanged || n.ResourcesListChanged {
+		if ch := a.listChangedAcked(cs); !isClosed(ch) {
+			close(ch)
+		}
+	}
 	subs := a.sessions[cs]
 	settle := func(ack *listenAck, granted bool) {
-		select {
-		case <-ack.done:
-		default:
+		if !isClosed(ack.done) {
 			ack.granted = granted
 			close(ack.done)
 		}
@@ -111,5 +158,15 @@ func (a *listenAcks) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 			}
 		}
 		return next(ctx, method, req)
+	}
+}
+
+// isClosed reports whether ch is closed.
+func isClosed(ch chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
 	}
 }

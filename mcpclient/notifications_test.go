@@ -13,10 +13,11 @@ import (
 )
 
 // changingServer has a tool, a resource and a prompt, and lets its
-// subscribe handler report each subscription on subscribed. The SDK's
-// server records a subscription after that handler returns; the handler
-// lingers a little after reporting, so that a client that does not wait
-// for the subscription to be in place misses the updates sent at once.
+// subscribe handler report each subscription on subscribed. It is slow to
+// put subscriptions in place, so that a client that does not wait for them
+// misses the notifications sent at once: the SDK's server records a
+// subscription after that handler returns, and the handler lingers after
+// reporting; a subscriptions/listen request waits before it is handled.
 func changingServer(versions []string, subscribed chan<- string) *mcp.Server {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "changing", Version: "1"}, &mcp.ServerOptions{
 		SupportedProtocolVersions: versions,
@@ -26,6 +27,14 @@ func changingServer(versions []string, subscribed chan<- string) *mcp.Server {
 			return nil
 		},
 		UnsubscribeHandler: func(context.Context, *mcp.UnsubscribeRequest) error { return nil },
+	})
+	srv.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if method == "subscriptions/listen" {
+				time.Sleep(20 * time.Millisecond)
+			}
+			return next(ctx, method, req)
+		}
 	})
 	mcpAddEcho(srv, "first")
 	srv.AddResource(&mcp.Resource{URI: "file:///a.txt", Name: "a"}, func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
@@ -225,5 +234,35 @@ func TestToolsFuncRefreshesAgentTools(t *testing.T) {
 	waitFor(t, changed, "tools/list_changed")
 	if got := offered(); got["s_first"] || !got["s_second"] {
 		t.Fatalf("after the removal the agent was offered %v", got)
+	}
+}
+
+// A listening server that never acknowledges the list-changed listen
+// stream costs the connection its ConnectTimeout and a warning, not the
+// connection.
+func TestUnacknowledgedListenStream(t *testing.T) {
+	srv := changingServer(nil, make(chan string, 1))
+	srv.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if method == "subscriptions/listen" {
+				<-ctx.Done() // no acknowledgement, ever
+				return nil, ctx.Err()
+			}
+			return next(ctx, method, req)
+		}
+	})
+	logs := &logRecorder{}
+	sc := inMemory(srv)
+	sc.ConnectTimeout = 200 * time.Millisecond
+	c := newClient(t, Config{Servers: map[string]ServerConfig{"s": sc}, Logger: logs.logger()})
+	if err := c.Connect(ctxT(t)); err != nil {
+		t.Fatal(err)
+	}
+	if !logs.contains("did not acknowledge the list-changed listen stream") {
+		t.Error("no warning about the unacknowledged listen stream")
+	}
+	tools, errs := c.ListToolsWithErrors(ctxT(t))
+	if len(errs) != 0 || len(tools) != 1 {
+		t.Errorf("tools %v, errors %v", tools, errs)
 	}
 }

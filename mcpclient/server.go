@@ -151,6 +151,9 @@ func (s *server) runDial(d *dialState) {
 	ctx, cancel := context.WithTimeout(s.ctx, s.cfg.connectTimeout)
 	conn, err := s.connect(ctx)
 	if err == nil {
+		if !s.acks.awaitListChanged(ctx, conn) { // listenack.go
+			s.logger.Warn("MCP server did not acknowledge the list-changed listen stream", "server", s.name)
+		}
 		s.renewSubscriptions(ctx, conn) // subscribe.go
 	}
 	if err != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
