@@ -27,16 +27,9 @@ func (s *server) wrapTasksHTTP() {
 	if s.cfg.Tasks == nil || s.cfg.kind != kindHTTP {
 		return
 	}
-	var hc http.Client
-	if s.cfg.HTTPClient != nil {
-		hc = *s.cfg.HTTPClient
-	}
-	base := hc.Transport
-	if base == nil {
-		base = http.DefaultTransport
-	}
-	hc.Transport = &taskRoundTripper{base: base, max: s.cfg.maxMessageBytes}
-	s.cfg.HTTPClient = &hc
+	s.cfg.HTTPClient = wrapClient(s.cfg.HTTPClient, func(base http.RoundTripper) http.RoundTripper {
+		return &taskRoundTripper{base: base, max: s.cfg.maxMessageBytes}
+	})
 }
 
 func (t *taskRoundTripper) RoundTrip(req *http.Request) (*http.Response, error) {

@@ -120,17 +120,26 @@ func (c *cancelOnClose) Close() error {
 // httpClient is the configured client (not modified) with its transport
 // wrapped by a guard for this connection.
 func (s *server) httpClient(st *connState) *http.Client {
-	var hc http.Client
-	if s.cfg.HTTPClient != nil {
-		hc = *s.cfg.HTTPClient
+	return wrapClient(s.cfg.HTTPClient, func(base http.RoundTripper) http.RoundTripper {
+		return &guardTransport{base: base, headers: s.cfg.Headers, max: s.cfg.maxMessageBytes,
+			state: st, server: s.name, progress: s.dispatchProgress, creds: s.cfg.Credentials}
+	})
+}
+
+// wrapClient returns a copy of hc (nil: a zero http.Client) whose
+// transport is wrap applied to hc's (nil: http.DefaultTransport); hc is
+// not modified.
+func wrapClient(hc *http.Client, wrap func(base http.RoundTripper) http.RoundTripper) *http.Client {
+	var c http.Client
+	if hc != nil {
+		c = *hc
 	}
-	base := hc.Transport
+	base := c.Transport
 	if base == nil {
 		base = http.DefaultTransport
 	}
-	hc.Transport = &guardTransport{base: base, headers: s.cfg.Headers, max: s.cfg.maxMessageBytes,
-		state: st, server: s.name, progress: s.dispatchProgress, creds: s.cfg.Credentials}
-	return &hc
+	c.Transport = wrap(base)
+	return &c
 }
 
 // guardTransport adds the configured headers to every request (headers the
