@@ -7,8 +7,6 @@ import (
 	"net/http/httptest"
 	"sync/atomic"
 	"testing"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // Enterprise-managed authorization: the ID token is exchanged at the
@@ -53,21 +51,7 @@ func TestOAuthEnterprise(t *testing.T) {
 	t.Cleanup(as.Close)
 	asURL = as.URL
 
-	srv := mcp.NewServer(&mcp.Implementation{Name: "s", Version: "1"}, nil)
-	mcpAddEcho(srv, "echo")
-	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil)
-	mux := http.NewServeMux()
-	ts := httptest.NewServer(mux)
-	t.Cleanup(ts.Close)
-	resource = ts.URL + "/mcp"
-	mux.Handle("/.well-known/oauth-protected-resource/mcp", textHandler(`{"resource":"`+resource+`","authorization_servers":["`+as.URL+`"]}`))
-	mux.Handle("/mcp", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Header.Get("Authorization") != "Bearer ent-token" {
-			w.WriteHeader(http.StatusUnauthorized)
-			return
-		}
-		h.ServeHTTP(w, r)
-	}))
+	resource = bearerServer(t, as.URL, "ent-token")
 
 	c := newClient(t, Config{Servers: map[string]ServerConfig{"srv": {URL: resource, ConnectTimeout: ctxTimeout,
 		OAuth: &OAuthConfig{ClientID: "mcp-client", ClientSecret: "mcp-secret", Enterprise: &EnterpriseConfig{

@@ -67,6 +67,30 @@ func newProtectedServer(t *testing.T, as *oauthtest.Server) *protectedServer {
 	return p
 }
 
+// bearerServer is an MCP server on 127.0.0.1 with an echo tool that
+// accepts only the access token token, advertising the authorization
+// server at asURL in its protected-resource metadata; it returns the
+// server's URL.
+func bearerServer(t *testing.T, asURL, token string) string {
+	t.Helper()
+	srv := mcp.NewServer(&mcp.Implementation{Name: "s", Version: "1"}, nil)
+	mcpAddEcho(srv, "echo")
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil)
+	mux := http.NewServeMux()
+	ts := httptest.NewServer(mux)
+	t.Cleanup(ts.Close)
+	resource := ts.URL + "/mcp"
+	mux.Handle("/.well-known/oauth-protected-resource/mcp", textHandler(`{"resource":"`+resource+`","authorization_servers":["`+asURL+`"]}`))
+	mux.Handle("/mcp", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") != "Bearer "+token {
+			w.WriteHeader(http.StatusUnauthorized)
+			return
+		}
+		h.ServeHTTP(w, r)
+	}))
+	return resource
+}
+
 // setPRM replaces the protected-resource metadata handler.
 func (p *protectedServer) setPRM(h http.Handler) {
 	p.mu.Lock()

@@ -13,8 +13,6 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // The client-credentials grant with a private_key_jwt assertion: the
@@ -51,22 +49,9 @@ func TestOAuthClientAssertion(t *testing.T) {
 	t.Cleanup(as.Close)
 	asURL = as.URL
 
-	srv := mcp.NewServer(&mcp.Implementation{Name: "s", Version: "1"}, nil)
-	mcpAddEcho(srv, "echo")
-	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil)
-	mux := http.NewServeMux()
-	ts := httptest.NewServer(mux)
-	t.Cleanup(ts.Close)
-	mux.Handle("/.well-known/oauth-protected-resource/mcp", textHandler(`{"resource":"`+ts.URL+`/mcp","authorization_servers":["`+as.URL+`"]}`))
-	mux.Handle("/mcp", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Header.Get("Authorization") != "Bearer cc-token" {
-			w.WriteHeader(http.StatusUnauthorized)
-			return
-		}
-		h.ServeHTTP(w, r)
-	}))
+	resource := bearerServer(t, as.URL, "cc-token")
 
-	c := newClient(t, Config{Servers: map[string]ServerConfig{"srv": {URL: ts.URL + "/mcp", ConnectTimeout: ctxTimeout,
+	c := newClient(t, Config{Servers: map[string]ServerConfig{"srv": {URL: resource, ConnectTimeout: ctxTimeout,
 		OAuth: &OAuthConfig{ClientCredentials: true, ClientID: "svc", ClientAssertionKey: key}}}})
 	if _, err := c.ServerTools(ctxT(t), "srv"); err != nil {
 		t.Fatal(err)

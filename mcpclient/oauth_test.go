@@ -68,16 +68,8 @@ func TestOAuthAuthorizationCodeFlow(t *testing.T) {
 // An access token that expires is refreshed with the stored refresh
 // token, and the new tokens (the refresh token rotates) are saved.
 func TestOAuthRefreshSavesTokens(t *testing.T) {
-	// oauth2 refreshes tokens 10s before they expire: a 5s token is
-	// refreshed on every use.
-	as := oauthtest.New(t, oauthtest.Options{Scopes: []string{"mcp"}, AccessTokenTTL: 5 * time.Second})
-	p := newProtectedServer(t, as)
-	store := &MemoryTokenStore{}
-	b := &browser{as: as}
+	as, p, store, b := authorizedOnce(t) // tokens refreshed on every use
 	ctx := ctxT(t)
-	if _, err := whoami(ctx, oauthClient(t, p, b, store, &logRecorder{})); err != nil {
-		t.Fatal(err)
-	}
 	first, err := store.Load(ctx, TokenKey{Server: "srv"})
 	if err != nil {
 		t.Fatal(err)
@@ -96,17 +88,27 @@ func TestOAuthRefreshSavesTokens(t *testing.T) {
 	}
 }
 
+// authorizedOnce starts an authorization server issuing access tokens
+// that oauth2 refreshes on every use (it refreshes 10s before expiry:
+// these last 5s) and a server protected by it, and has a client authorize
+// once, keeping the tokens in store; b is the browser that approved.
+func authorizedOnce(t *testing.T) (as *oauthtest.Server, p *protectedServer, store *MemoryTokenStore, b *browser) {
+	t.Helper()
+	as = oauthtest.New(t, oauthtest.Options{Scopes: []string{"mcp"}, AccessTokenTTL: 5 * time.Second})
+	p = newProtectedServer(t, as)
+	store = &MemoryTokenStore{}
+	b = &browser{as: as}
+	if _, err := whoami(ctxT(t), oauthClient(t, p, b, store, &logRecorder{})); err != nil {
+		t.Fatal(err)
+	}
+	return as, p, store, b
+}
+
 // A revoked refresh token: without an Authorize hook the call fails with
 // ErrAuthorizationRequired and the stored tokens are deleted.
 func TestOAuthRevokedRefreshToken(t *testing.T) {
-	as := oauthtest.New(t, oauthtest.Options{Scopes: []string{"mcp"}, AccessTokenTTL: 5 * time.Second})
-	p := newProtectedServer(t, as)
-	store := &MemoryTokenStore{}
-	b := &browser{as: as}
+	as, p, store, b := authorizedOnce(t)
 	ctx := ctxT(t)
-	if _, err := whoami(ctx, oauthClient(t, p, b, store, &logRecorder{})); err != nil {
-		t.Fatal(err)
-	}
 	saved, _ := store.Load(ctx, TokenKey{Server: "srv"})
 	as.RevokeRefreshTokens()
 	logs := &logRecorder{}
@@ -125,14 +127,8 @@ func TestOAuthRevokedRefreshToken(t *testing.T) {
 // A revoked refresh token with an Authorize hook: the user is asked again
 // and the call succeeds.
 func TestOAuthRevokedRefreshTokenReauthorizes(t *testing.T) {
-	as := oauthtest.New(t, oauthtest.Options{Scopes: []string{"mcp"}, AccessTokenTTL: 5 * time.Second})
-	p := newProtectedServer(t, as)
-	store := &MemoryTokenStore{}
-	b := &browser{as: as}
+	as, p, store, b := authorizedOnce(t)
 	ctx := ctxT(t)
-	if _, err := whoami(ctx, oauthClient(t, p, b, store, &logRecorder{})); err != nil {
-		t.Fatal(err)
-	}
 	as.RevokeRefreshTokens()
 	if _, err := whoami(ctx, oauthClient(t, p, b, store, &logRecorder{})); err != nil {
 		t.Fatal(err)

@@ -221,14 +221,7 @@ func TestTaskIsCancelledWithTheCall(t *testing.T) {
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want context.Canceled", err)
 	}
-	select {
-	case id := <-f.cancelled:
-		if id != "job-1" {
-			t.Errorf("cancelled %q, want job-1", id)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("tasks/cancel was never sent")
-	}
+	f.wantCancelled(t, "job-1")
 }
 
 func TestTaskTimeoutCancelsTheTask(t *testing.T) {
@@ -238,14 +231,7 @@ func TestTaskTimeoutCancelsTheTask(t *testing.T) {
 	if !errors.Is(err, ErrTaskTimeout) {
 		t.Fatalf("err = %v, want ErrTaskTimeout", err)
 	}
-	select {
-	case id := <-f.cancelled:
-		if id != "job-1" {
-			t.Errorf("cancelled %q, want job-1", id)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("tasks/cancel was never sent")
-	}
+	f.wantCancelled(t, "job-1")
 }
 
 func TestTaskPollInterval(t *testing.T) {
@@ -332,5 +318,18 @@ func TestRewriteEvent(t *testing.T) {
 	}
 	if got := rewriteEvent(task, 10); !bytes.Equal(got, task) {
 		t.Errorf("an event over the limit was rewritten")
+	}
+}
+
+// wantCancelled waits for the client's tasks/cancel and checks its task id.
+func (f *fakeTaskServer) wantCancelled(t *testing.T, id string) {
+	t.Helper()
+	select {
+	case got := <-f.cancelled:
+		if got != id {
+			t.Errorf("cancelled %q, want %s", got, id)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("tasks/cancel was never sent")
 	}
 }
