@@ -69,3 +69,27 @@ func BenchmarkSDKCallToolStdio(b *testing.B) {
 func BenchmarkSDKCallToolHTTP(b *testing.B) {
 	benchSDK(b, &mcp.StreamableClientTransport{Endpoint: httpServer(b, newTestServer()).URL})
 }
+
+// The cost of connecting: the session's start, on the newest protocol
+// with the server's list-changed notifications followed (the client waits
+// until the server acknowledged its listen stream), then closing.
+func benchConnect(b *testing.B, sc ServerConfig) {
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		c, err := New(Config{Servers: map[string]ServerConfig{"srv": sc}, Logger: quietLogger()})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := c.Connect(ctx); err != nil {
+			b.Fatal(err)
+		}
+		c.Close()
+	}
+}
+
+func BenchmarkConnectInMemory(b *testing.B) { benchConnect(b, inMemory(newTestServer())) }
+
+func BenchmarkConnectHTTP(b *testing.B) {
+	benchConnect(b, ServerConfig{URL: httpServer(b, newTestServer()).URL})
+}
