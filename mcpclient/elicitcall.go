@@ -173,11 +173,26 @@ func (e *serverEvents) suspend(pc *pendingCall, ask *elicitAsk, timeout time.Dur
 		return false
 	}
 	pc.waiting = ask
-	pc.expire = time.AfterFunc(timeout, func() {
-		pc.cancel(fmt.Errorf("%w (after %v)", errElicitationExpired, timeout))
-		e.drop(pc)
-	})
+	pc.expire = time.AfterFunc(timeout, func() { e.expire(pc, ask, timeout) })
 	return true
+}
+
+// expire ends pc, suspended on ask for timeout without an answer: it is
+// forgotten first, so that a resume from then on finds no call, and then
+// cancelled. A call resumed meanwhile is left alone.
+func (e *serverEvents) expire(pc *pendingCall, ask *elicitAsk, timeout time.Duration) {
+	e.mu.Lock()
+	unanswered := pc.waiting == ask
+	if unanswered {
+		pc.waiting = nil
+		if e.calls[pc.key] == pc {
+			delete(e.calls, pc.key)
+		}
+	}
+	e.mu.Unlock()
+	if unanswered {
+		pc.cancel(fmt.Errorf("%w (after %v)", errElicitationExpired, timeout))
+	}
 }
 
 // resume takes the call suspended under key and the ask it waits on; nil
