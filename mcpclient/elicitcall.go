@@ -185,9 +185,7 @@ func (e *serverEvents) expire(pc *pendingCall, ask *elicitAsk, timeout time.Dura
 	unanswered := pc.waiting == ask
 	if unanswered {
 		pc.waiting = nil
-		if e.calls[pc.key] == pc {
-			delete(e.calls, pc.key)
-		}
+		e.forgetLocked(pc)
 	}
 	e.mu.Unlock()
 	if unanswered {
@@ -213,13 +211,19 @@ func (e *serverEvents) resume(key string) (*pendingCall, *elicitAsk) {
 // drop forgets pc.
 func (e *serverEvents) drop(pc *pendingCall) {
 	e.mu.Lock()
-	if e.calls[pc.key] == pc {
-		delete(e.calls, pc.key)
-	}
+	e.forgetLocked(pc)
 	if pc.expire != nil {
 		pc.expire.Stop()
 	}
 	e.mu.Unlock()
+}
+
+// forgetLocked removes pc from the calls, unless another call took its
+// key. Call with e.mu held.
+func (e *serverEvents) forgetLocked(pc *pendingCall) {
+	if e.calls[pc.key] == pc {
+		delete(e.calls, pc.key)
+	}
 }
 
 // callFor finds the call an in-flight elicitation belongs to: the
