@@ -120,10 +120,11 @@ func (a *listenAcks) awaitListChanged(ctx context.Context, conn *connection) boo
 // answers the session's own listen request and settles nothing.
 func (a *listenAcks) received(cs *mcp.ClientSession, p *mcp.SubscriptionsAcknowledgedParams) {
 	n := p.Notifications
-	refusal := len(n.ResourceSubscriptions) == 0 && !n.ToolsListChanged && !n.PromptsListChanged && !n.ResourcesListChanged
+	listChanged := n.ToolsListChanged || n.PromptsListChanged || n.ResourcesListChanged
+	refusal := len(n.ResourceSubscriptions) == 0 && !listChanged
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if n.ToolsListChanged || n.PromptsListChanged || n.ResourcesListChanged {
+	if listChanged {
 		if ch := a.listChangedAcked(cs); !isClosed(ch) {
 			close(ch)
 		}
